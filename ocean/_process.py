@@ -1,0 +1,360 @@
+"""Run an external bot program the way a CodinGame referee does (Linux only).
+
+A :class:`BotProcess` owns one child program: we write its input lines to its
+stdin and read its answers one line at a time from its stdout, each read with
+its own deadline. Lines the program printed ahead of time stay in our buffer
+and are handed out by later reads, exactly as the real referee (and
+cg-brutaltester) consume a bot's output.
+
+Each program runs in its own process group so that :meth:`BotProcess.close`
+can kill everything it started (helpers, ``sh`` wrappers, ...) with a single
+``killpg``. A descendant that moves itself to another group or session
+(``setsid``) escapes this; we accept that.
+"""
+
+from __future__ import annotations
+
+import errno
+import math
+import os
+import select
+import shlex
+import signal
+import subprocess
+import time
+
+__all__ = ["BotClosed", "BotProcess", "BotTimeout"]
+
+_READ_CHUNK = 65536
+# After SIGKILL a process dies almost at once; this only guards against a child
+# stuck in uninterruptible sleep, so close() can never hang a whole batch.
+_REAP_TIMEOUT_S = 5.0
+
+
+class BotTimeout(Exception):
+    """The bot did not print a complete line within the deadline."""
+
+
+class BotClosed(Exception):
+    """The bot exited or closed its stdout before a complete line arrived."""
+
+
+def _open_pidfd(pid: int) -> int | None:
+    """A pidfd for *pid*, or None where the kernel or a sandbox refuses it."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
+
+
+class BotProcess:
+    """One running bot program, talking line by line over pipes.
+
+    ``command`` is split with :func:`shlex.split` and executed without a
+    shell, in a new session (hence its own process group), with ``cwd`` as
+    its working directory; a program path containing a slash is resolved
+    relative to that directory. stderr is appended to ``stderr_path`` when
+    given, otherwise discarded.
+
+    Raises :class:`ValueError` for an empty or unparseable command,
+    :class:`FileNotFoundError` when the program (or ``cwd``, or the
+    directory of ``stderr_path``) does not exist, and :class:`PermissionError`
+    when the program is not executable.
+    """
+
+    def __init__(self, command: str, *, cwd: str | None = None, stderr_path: str | None = None):
+        # Set first so close()/__del__ work even if the constructor fails below.
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._closed = True
+
+        if not isinstance(command, str):
+            # shlex.split(None) would read our own stdin: refuse early.
+            raise TypeError(f"bot command must be a str, not {type(command).__name__}")
+        try:
+            argv = shlex.split(command)
+        except ValueError as exc:
+            raise ValueError(f"cannot parse bot command {command!r}: {exc}") from None
+        if not argv:
+            raise ValueError(f"empty bot command: {command!r}")
+        if cwd is not None and not os.path.isdir(cwd):
+            # Popen would report this as the program missing, naming the directory.
+            raise FileNotFoundError(
+                errno.ENOENT, f"bot working directory does not exist: {cwd!r}", cwd
+            )
+
+        self.command = command
+        self.argv = argv
+
+        if stderr_path is not None:
+            try:
+                # Append, so several games or bots may share one log without
+                # erasing each other.
+                stderr_target = open(stderr_path, "ab")
+            except FileNotFoundError:
+                raise FileNotFoundError(
+                    errno.ENOENT, f"cannot create bot stderr log {stderr_path!r}", stderr_path
+                ) from None
+        else:
+            stderr_target = subprocess.DEVNULL
+        try:
+            proc = subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=stderr_target,
+                cwd=cwd,
+                bufsize=0,
+                start_new_session=True,
+            )
+        except FileNotFoundError:
+            raise FileNotFoundError(
+                errno.ENOENT,
+                f"bot program not found: {argv[0]!r} (command {command!r})",
+                argv[0],
+            ) from None
+        except PermissionError:
+            raise PermissionError(
+                errno.EACCES,
+                f"bot program is not executable: {argv[0]!r} (command {command!r})",
+                argv[0],
+            ) from None
+        finally:
+            if stderr_path is not None:
+                stderr_target.close()  # the child holds its own copy
+
+        self._proc = proc
+        self._closed = False
+        self._pid = proc.pid
+        assert proc.stdin is not None and proc.stdout is not None
+        self._in_fd = proc.stdin.fileno()
+        self._out_fd = proc.stdout.fileno()
+        # Writes never block: a bot that stops reading would otherwise hang the
+        # referee forever once the pipe (64 KiB) is full. What the pipe cannot
+        # take waits in _pending and is pushed out while we wait for answers.
+        os.set_blocking(self._in_fd, False)
+        self._pending = bytearray()
+        self._stdin_broken = False
+        self._buffer = bytearray()
+        self._eof = False
+        # The pidfd becomes readable when the program itself exits. Without it
+        # a descendant still holding our stdout pipe (e.g. a helper left
+        # running) would turn an exit into a timeout instead of BotClosed.
+        self._pidfd = _open_pidfd(self._pid)
+        self._exited = False
+        self._returncode: int | None = None
+
+    # ------------------------------------------------------------------ input
+
+    def send(self, lines: list[str]) -> None:
+        """Write each line followed by ``"\\n"`` to the bot's stdin.
+
+        Data is handed to the OS at once; if the bot has stopped reading and
+        its pipe is full, the rest is kept and delivered during later
+        :meth:`read_line` calls. A broken pipe (bot gone) is swallowed: the
+        next :meth:`read_line` reports it as :class:`BotClosed`. Sending to a
+        closed BotProcess does nothing.
+        """
+        if self._closed or self._stdin_broken:
+            return
+        self._pending += "".join(line + "\n" for line in lines).encode("utf-8")
+        self._flush_pending()
+
+    def _flush_pending(self) -> None:
+        """Write as much pending input as the pipe takes right now."""
+        while self._pending and not self._stdin_broken:
+            try:
+                written = os.write(self._in_fd, self._pending)
+            except BlockingIOError:
+                return
+            except (BrokenPipeError, ConnectionResetError):
+                self._stdin_broken = True
+                self._pending.clear()
+                return
+            del self._pending[:written]
+
+    # ----------------------------------------------------------------- output
+
+    def read_line(self, timeout_ms: int) -> str:
+        """Return the bot's next output line, without ``"\\n"`` or a final ``"\\r"``.
+
+        Waits at most ``timeout_ms`` milliseconds from the call; a line already
+        buffered is returned at once, even with a zero timeout. Raises
+        :class:`BotTimeout` if no complete line arrived in time (a partial line
+        is kept for the next call) and :class:`BotClosed` if the program
+        exited or closed its stdout first. Invalid UTF-8 is replaced by U+FFFD.
+        """
+        line = self._take_line()
+        if line is not None:
+            return line
+        if self._closed:
+            raise BotClosed("bot process was closed")
+        deadline = time.monotonic() + max(timeout_ms, 0) / 1000.0
+        while True:
+            if self._eof:
+                raise BotClosed(self._closed_message("closed its stdout"))
+            if self._exited:
+                # The program is gone: whatever it wrote before exiting is
+                # already in the pipe, so take only what is readable now.
+                self._drain(deadline)
+                line = self._take_line()
+                if line is not None:
+                    return line
+                raise BotClosed(self._closed_message("exited"))
+
+            remaining_ms = (deadline - time.monotonic()) * 1000.0
+            if remaining_ms <= 0:
+                ready = self._poll(0)
+            else:
+                # Round up: poll() takes whole milliseconds and rounding down
+                # would spin on the last fraction.
+                ready = self._poll(math.ceil(remaining_ms))
+            if not ready:
+                if time.monotonic() >= deadline:
+                    raise BotTimeout(f"no complete line within {timeout_ms} ms")
+                continue
+            if self._out_fd in ready:
+                self._read_chunk()
+                line = self._take_line()
+                if line is not None:
+                    return line
+            if self._in_fd in ready:
+                self._flush_pending()
+            if self._pidfd is not None and self._pidfd in ready:
+                self._exited = True
+            if time.monotonic() >= deadline and not self._eof and not self._exited:
+                raise BotTimeout(f"no complete line within {timeout_ms} ms")
+
+    def _poll(self, timeout_ms: int) -> set[int]:
+        """File descriptors (stdout, stdin, pidfd) that are ready."""
+        poller = select.poll()
+        poller.register(self._out_fd, select.POLLIN)
+        if self._pending and not self._stdin_broken:
+            poller.register(self._in_fd, select.POLLOUT)
+        if self._pidfd is not None:
+            poller.register(self._pidfd, select.POLLIN)
+        # Any event counts: POLLERR/POLLHUP on stdin means the bot closed it,
+        # which the next write turns into _stdin_broken; POLLHUP on stdout
+        # means EOF, which the next read notices.
+        return {fd for fd, _events in poller.poll(timeout_ms)}
+
+    def _read_chunk(self) -> None:
+        """Read what is available from stdout into the buffer; note EOF."""
+        try:
+            data = os.read(self._out_fd, _READ_CHUNK)
+        except BlockingIOError:
+            return
+        if data:
+            self._buffer += data
+        else:
+            self._eof = True
+
+    def _drain(self, deadline: float) -> None:
+        """Read already-available output until a line is complete or none is left.
+
+        Bounded by the deadline because a surviving descendant could keep
+        writing a line without end.
+        """
+        while b"\n" not in self._buffer and not self._eof:
+            poller = select.poll()
+            poller.register(self._out_fd, select.POLLIN)
+            if not poller.poll(0):
+                return
+            self._read_chunk()
+            if time.monotonic() >= deadline:
+                return
+
+    def _take_line(self) -> str | None:
+        """Pop one complete line from the buffer, or None."""
+        end = self._buffer.find(b"\n")
+        if end < 0:
+            return None
+        raw = bytes(self._buffer[:end])
+        del self._buffer[: end + 1]
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]
+        return raw.decode("utf-8", errors="replace")
+
+    def _closed_message(self, what: str) -> str:
+        code = self.returncode
+        status = f" (exit code {code})" if code is not None else ""
+        return f"bot {what} before a complete line{status}"
+
+    # -------------------------------------------------------------- lifecycle
+
+    @property
+    def returncode(self) -> int | None:
+        """Exit code of the program, ``-signal`` if killed, None while running.
+
+        Right after a :class:`BotClosed` caused by EOF it may still be None for
+        a moment: a program closes its stdout slightly before it has exited.
+        """
+        if self._returncode is not None or self._proc is None:
+            return self._returncode
+        if self._proc.returncode is not None:
+            self._returncode = self._proc.returncode
+            return self._returncode
+        try:
+            # WNOWAIT peeks without reaping: the zombie keeps its pid (and so
+            # our process group id) reserved until close() has killed the
+            # group, so killpg can never hit an unrelated, newer group.
+            info = os.waitid(os.P_PID, self._pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            # Someone else reaped it (e.g. SIGCHLD ignored); fall back.
+            return self._proc.poll()
+        if info is None:
+            return None
+        if info.si_code == os.CLD_EXITED:
+            return info.si_status
+        return -info.si_status
+
+    def close(self) -> None:
+        """Kill the bot's whole process group, reap it and close the pipes.
+
+        Safe to call more than once.
+        """
+        proc = self._proc
+        if self._closed or proc is None:
+            return
+        self._closed = True
+        if proc.returncode is None:
+            # The leader is not reaped yet, so its pid still names our group.
+            try:
+                os.killpg(self._pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        try:
+            proc.wait(timeout=_REAP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            pass
+        self._returncode = proc.returncode
+        self._pending.clear()
+        self._buffer.clear()  # reads after close() consistently raise BotClosed
+        for stream in (proc.stdin, proc.stdout):
+            if stream is not None:
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+        if self._pidfd is not None:
+            try:
+                os.close(self._pidfd)
+            except OSError:
+                pass
+            self._pidfd = None
+
+    def __enter__(self) -> BotProcess:
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        # Last resort so a forgotten BotProcess does not leave programs running.
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __repr__(self) -> str:
+        state = "closed" if self._closed else f"pid={self._pid}"
+        return f"<BotProcess {getattr(self, 'command', '?')!r} {state}>"

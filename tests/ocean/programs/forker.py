@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""Test bot: starts a child "sleep 1000", then answers like echo_start.
+
+The child stays in the bot's own process group (no new session).
+
+The child is left running on purpose, so tests can check that closing the bot
+kills its whole process group, grandchildren included.
+"""
+import subprocess
+import sys
+
+
+def read_start():
+    """Read "15 15 id" and the 15 map rows; return the first water cell as "x y"."""
+    width, height, _my_id = (int(v) for v in sys.stdin.readline().split())
+    rows = [sys.stdin.readline().rstrip("\r\n") for _ in range(height)]
+    for y, row in enumerate(rows):
+        for x, cell in enumerate(row[:width]):
+            if cell == ".":
+                return f"{x} {y}"
+    return "0 0"
+
+
+def read_turn():
+    """Read the 3 turn lines; False once the referee closed our stdin."""
+    lines = [sys.stdin.readline() for _ in range(3)]
+    return all(lines)
+
+
+def main():
+    # Same process group as this bot (no start_new_session); stdout is not
+    # inherited so the child cannot mix into our answers.
+    child = subprocess.Popen(["sleep", "1000"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    print(f"forker child pid {child.pid}", file=sys.stderr, flush=True)
+    print(read_start(), flush=True)
+    while read_turn():
+        print("SURFACE", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,37 @@
+#!/usr/bin/env python3
+"""Test bot: answers the start, then prints two lines per turn.
+
+Turn n prints "SURFACE|MSG first n" then "SURFACE|MSG second n", so a referee
+that buffers output gets the second line as the next turn's answer.
+"""
+import sys
+
+
+def read_start():
+    """Read "15 15 id" and the 15 map rows; return the first water cell as "x y"."""
+    width, height, _my_id = (int(v) for v in sys.stdin.readline().split())
+    rows = [sys.stdin.readline().rstrip("\r\n") for _ in range(height)]
+    for y, row in enumerate(rows):
+        for x, cell in enumerate(row[:width]):
+            if cell == ".":
+                return f"{x} {y}"
+    return "0 0"
+
+
+def read_turn():
+    """Read the 3 turn lines; False once the referee closed our stdin."""
+    lines = [sys.stdin.readline() for _ in range(3)]
+    return all(lines)
+
+
+def main():
+    print(read_start(), flush=True)
+    turn = 0
+    while read_turn():
+        turn += 1
+        print(f"SURFACE|MSG first {turn}", flush=True)
+        print(f"SURFACE|MSG second {turn}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

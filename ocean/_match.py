@@ -5,8 +5,17 @@ from numba import njit
 
 from ocean import _rules
 from ocean import _state as S
-from ocean.bots._baselines import MEM_SIZE, bot_reset, bot_turn, random_start, seed_rng
+from ocean.bots._baselines import (
+    BOT_RANDOM, MEM_SIZE, bot_reset, chaser_turn, random_start, random_turn, seed_rng,
+)
 from ocean.constants import ACTION_FIELDS, ERR_NONE, MAX_LINE_ACTIONS, MAX_PLAYER_TURNS
+
+
+@njit(cache=True, inline="always")
+def _bot_turn(kind, state, board, p, mem, rng, out):
+    if kind == BOT_RANDOM:
+        return random_turn(state, board, p, mem, rng, out)
+    return chaser_turn(state, board, p, mem, rng, out)
 
 
 @njit(cache=True)
@@ -15,13 +24,20 @@ def play_game(board, kinds, game_seed, state, log, log_counts):
     (board, kinds, game_seed). Fills ``state`` with the final state. If ``log`` has rows,
     turn t's encoded line goes to ``log[t]`` (count in ``log_counts[t]``) and the start
     cells to ``log_counts[MAX_PLAYER_TURNS + p]``. Returns the number of turns played."""
-    rngs = np.empty((2, 1), dtype=np.uint64)
-    mems = np.empty((2, MEM_SIZE), dtype=np.int64)
-    for p in range(2):
-        seed_rng(rngs[p], game_seed * 2 + p)
-        bot_reset(kinds[p], board, mems[p])
-    cell0 = random_start(board, rngs[0])
-    cell1 = random_start(board, rngs[1])
+    # One variable per player rather than rows of a 2-D array: views cost reference
+    # counting on every turn.
+    rng0 = np.empty(1, dtype=np.uint64)
+    rng1 = np.empty(1, dtype=np.uint64)
+    mem0 = np.empty(MEM_SIZE, dtype=np.int64)
+    mem1 = np.empty(MEM_SIZE, dtype=np.int64)
+    seed_rng(rng0, game_seed * 2)
+    seed_rng(rng1, game_seed * 2 + 1)
+    bot_reset(kinds[0], board, mem0)
+    bot_reset(kinds[1], board, mem1)
+    kind0 = kinds[0]
+    kind1 = kinds[1]
+    cell0 = random_start(board, rng0)
+    cell1 = random_start(board, rng1)
     recording = log.shape[0] > 0
     if recording:
         log_counts[MAX_PLAYER_TURNS] = cell0
@@ -31,7 +47,10 @@ def play_game(board, kinds, game_seed, state, log, log_counts):
     no_trace = np.zeros((0, S.STATE_SIZE + 4), dtype=np.int64)
     while _rules.begin_turn(state):
         p = state[S.ACTIVE]
-        n = bot_turn(kinds[p], state, board, p, mems[p], rngs[p], out)
+        if p == 0:
+            n = _bot_turn(kind0, state, board, 0, mem0, rng0, out)
+        else:
+            n = _bot_turn(kind1, state, board, 1, mem1, rng1, out)
         if recording:
             t = state[S.TURN] - 1
             log[t, :n] = out[:n]

@@ -81,7 +81,7 @@ def _finish(state, reason):
         state[S.WINNER] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lives_over(state):
     return state[S.player_base(0) + S.LIFE] <= 0 or state[S.player_base(1) + S.LIFE] <= 0
 
@@ -103,7 +103,7 @@ def begin_turn(state):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _explode(state, x, y, owner, is_mine):
     """Blast at (x, y): 2 lives on the cell, 1 on the 8 neighbours, for both submarines."""
     for q in range(2):
@@ -134,7 +134,7 @@ def _explode(state, x, y, owner, is_mine):
                     state[owner_stats + S.ST_TORPEDO_HITS] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _can_execute(state, board, p, kind, a, b, error):
     """1 if the action can run now, 0 if it is dropped, -code if it disqualifies."""
     base = S.player_base(p)
@@ -182,7 +182,7 @@ def _can_execute(state, board, p, kind, a, b, error):
     return -error  # unknown word
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _summarize(state, base, kind, a, b):
     n = state[base + S.SUMMARY_COUNT]
     entry = base + S.SUMMARY + 3 * n
@@ -192,7 +192,7 @@ def _summarize(state, base, kind, a, b):
     state[base + S.SUMMARY_COUNT] = n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _step(state, board, base, direction):
     """One MOVE/SILENCE step; returns an error code (0 if fine)."""
     cell = state[base + S.CELL]
@@ -206,7 +206,7 @@ def _step(state, board, base, direction):
     return ERR_NONE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _execute(state, board, p, kind, a, b):
     """Run one action that passed ``_can_execute``; returns a disqualification code or 0."""
     base = S.player_base(p)
@@ -262,7 +262,7 @@ def _execute(state, board, p, kind, a, b):
     return ERR_NONE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _first_executable(state, board, p, actions, start, n):
     """Index of the first action from ``start`` that can execute (n if none), dropping the
     others; -code if the first one that is not dropped disqualifies."""
@@ -313,6 +313,7 @@ def play_line(state, board, actions, n, trace):
         if fallback:
             err = _execute(state, board, p, ACT_SURFACE, 0, 0)
         else:
+            opponent_life = state[S.player_base(1 - p) + S.LIFE]
             err = _execute(state, board, p, actions[i, 0], actions[i, 1], actions[i, 2])
         state[S.ACTIONS] += 1
         if done < trace.shape[0]:
@@ -337,6 +338,7 @@ def play_line(state, board, actions, n, trace):
             # Trailing checks run in the same frame, so they may disqualify even now.
             i = _first_executable(state, board, p, actions, i + 1, n)
             if i < 0:
+                state[S.STALE_SCORE] = 1 + opponent_life
                 disqualify(state, p, -i)
                 return done
         if state[S.ACTIONS] >= MAX_ACTIONS:

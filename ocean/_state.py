@@ -13,6 +13,9 @@ ACTIVE = 1  # player whose turn it is
 ACTIONS = 2  # actions executed so far, the fallback SURFACE included (frame cap: 999)
 END = 3  # end reason (constants.END_*), 0 while running
 WINNER = 4  # 0, 1 or -1 (draw), valid once END != 0
+STALE_SCORE = 5  # 1 + the score the referee keeps for the opponent of a player disqualified
+#                  in the same frame as its last action (the referee skips that frame's
+#                  score update); 0 when scores are simply the lives
 GLOBALS = 8
 
 # Per-player fields (offsets inside a player block).

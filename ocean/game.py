@@ -151,7 +151,17 @@ class Game:
     def lives(self) -> list[int]:
         return [int(self.state[S.player_base(p) + S.LIFE]) for p in range(2)]
 
-    scores = lives  # the final score of a player is its life (-1 once disqualified)
+    @property
+    def scores(self) -> list[int]:
+        """Final scores as the referee reports them: lives, -1 for a disqualified player.
+        One quirk kept: a player disqualified in the same frame as a hit leaves the
+        opponent's score at its life before that hit (the referee skips that update)."""
+        scores = self.lives
+        stale = int(self.state[S.STALE_SCORE])
+        if stale:
+            loser = 0 if scores[0] == -1 else 1
+            scores[1 - loser] = stale - 1
+        return scores
 
     @property
     def disqualified(self) -> list[str | None]:

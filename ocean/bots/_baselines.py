@@ -22,7 +22,6 @@ MEM_SIZE = 2 * CELLS + 8
 # Chaser memory: candidate opponent cells (1/0) at [0, CELLS), scratch at [CELLS, 2*CELLS),
 # the sector of our last SONAR at _LAST_SONAR.
 _LAST_SONAR = 2 * CELLS
-_DIRS = 2 * CELLS + 4  # 4 scratch slots for the free directions
 
 
 @njit(cache=True, inline="always")
@@ -71,15 +70,28 @@ def random_start(board, rng):
             return c
 
 
-@njit(cache=True)
-def _free_directions(state, board, base, cell, dirs):
-    count = 0
+@njit(cache=True, inline="always")
+def _free_mask(state, board, base, cell, behind):
+    """Bit d set where a MOVE in direction d is legal (``behind`` is excluded)."""
+    mask = 0
     for d in range(4):
         t = board[STEP + cell * 4 + d]
-        if t >= 0 and not _visited(state, base, t):
-            dirs[count] = d
-            count += 1
-    return count
+        if d != behind and t >= 0 and not _visited(state, base, t):
+            mask |= 1 << d
+    return mask
+
+
+@njit(cache=True, inline="always")
+def _random_direction(rng, mask):
+    """A uniformly random set bit of a non-zero 4-bit mask."""
+    count = (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) + ((mask >> 3) & 1)
+    k = rand_below(rng, count)
+    for d in range(4):
+        if (mask >> d) & 1:
+            if k == 0:
+                return d
+            k -= 1
+    return -1
 
 
 @njit(cache=True)
@@ -89,38 +101,27 @@ def random_turn(state, board, p, mem, rng, out):
     base = S.player_base(p)
     cell = state[base + S.CELL]
     n = 0
-    dirs = mem[_DIRS:_DIRS + 4]
-    count = _free_directions(state, board, base, cell, dirs)
-    if state[base + S.CHARGE + SILENCE] >= 6 and count > 0 and rand_below(rng, 2) == 0:
-        d = dirs[rand_below(rng, count)]
+    free = _free_mask(state, board, base, cell, -1)
+    if state[base + S.CHARGE + SILENCE] >= 6 and free != 0 and rand_below(rng, 2) == 0:
+        d = _random_direction(rng, free)
         steps = 0
-        t = cell
         limit = rand_below(rng, 5)
         while steps < limit:
-            nxt = board[STEP + t * 4 + d]
+            nxt = board[STEP + cell * 4 + d]
             if nxt < 0 or _visited(state, base, nxt):
                 break
-            t = nxt
+            cell = nxt
             steps += 1
         n = _emit(out, n, ACT_SILENCE, d, steps)
-        cell = t
         # Of the cells SILENCE walked, only the one just behind can border the new cell.
-        behind = d ^ 1 if steps > 0 else -1
-        count = 0
-        for k in range(4):
-            nt = board[STEP + cell * 4 + k]
-            if k != behind and nt >= 0 and not _visited(state, base, nt):
-                dirs[count] = k
-                count += 1
-    if count == 0:
+        free = _free_mask(state, board, base, cell, d ^ 1 if steps > 0 else -1)
+    if free == 0:
         n = _emit(out, n, ACT_SURFACE, 0, 0)
-        count = 0
         for d in range(4):
             if board[STEP + cell * 4 + d] >= 0:
-                dirs[count] = d
-                count += 1
-    if count > 0:
-        d = dirs[rand_below(rng, count)]
+                free |= 1 << d
+    if free != 0:
+        d = _random_direction(rng, free)
         n = _emit(out, n, ACT_MOVE, d, rand_below(rng, 4))
         cell = board[STEP + cell * 4 + d]
     if state[base + S.CHARGE + TORPEDO] >= 3 and rand_below(rng, 2) == 0:
@@ -236,23 +237,22 @@ def chaser_turn(state, board, p, mem, rng, out):
     gx = sx / total
     gy = sy / total
     n = 0
-    dirs = mem[_DIRS:_DIRS + 4]
-    count = _free_directions(state, board, base, cell, dirs)
-    if count == 0:
+    free = _free_mask(state, board, base, cell, -1)
+    if free == 0:
         n = _emit(out, n, ACT_SURFACE, 0, 0)
-        count = 0
         for d in range(4):
             if board[STEP + cell * 4 + d] >= 0:
-                dirs[count] = d
-                count += 1
+                free |= 1 << d
     best_d = -1
     best = 1e18
-    for k in range(count):
-        t = board[STEP + cell * 4 + dirs[k]]
+    for d in range(4):
+        if not (free >> d) & 1:
+            continue
+        t = board[STEP + cell * 4 + d]
         dist = abs(t % WIDTH - gx) + abs(t // WIDTH - gy) + rand_below(rng, 100) * 1e-4
         if dist < best:
             best = dist
-            best_d = dirs[k]
+            best_d = d
     charge = SILENCE
     if state[base + S.CHARGE + TORPEDO] < 3:
         charge = TORPEDO
@@ -308,7 +308,7 @@ def bot_reset(kind, board, mem):
         chaser_reset(board, mem)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bot_turn(kind, state, board, p, mem, rng, out):
     """Encoded line of bot ``kind`` for player p; returns the number of rows in ``out``."""
     if kind == BOT_CHASER:

@@ -80,3 +80,60 @@ def free_directions(game) -> str:
         if t >= 0 and not (int(game.state[base + S.VISITED + (t >> 6)]) >> (t & 63)) & 1:
             free += letter
     return free
+
+
+def _visited_cell(game, base, cell) -> bool:
+    from ocean import _state as S
+
+    return bool((int(game.state[base + S.VISITED + (cell >> 6)]) >> (cell & 63)) & 1)
+
+
+def calm_line(rng: random.Random, game) -> str:
+    """A line for long games: a Warnsdorff-style move (towards the free cell with the fewest
+    onward exits, so walks last), mines, triggers far from both subs, rare sonar and silence;
+    torpedoes only at cells next to nobody. Chains often, so games can reach the frame cap."""
+    from ocean import _state as S
+    from ocean.board import STEP
+
+    p = game.active
+    base = S.player_base(p)
+    cell = int(game.state[base + S.CELL])
+    subs = [int(game.state[S.player_base(q) + S.CELL]) for q in range(2)]
+    charges = [int(game.state[base + S.CHARGE + k]) for k in range(4)]
+    pieces = []
+    best, best_exits = None, 9
+    for d in range(4):
+        t = int(game.board[STEP + cell * 4 + d])
+        if t < 0 or _visited_cell(game, base, t):
+            continue
+        exits = sum(1 for k in range(4) if (u := int(game.board[STEP + t * 4 + k])) >= 0
+                    and u != cell and not _visited_cell(game, base, u))
+        if exits < best_exits or (exits == best_exits and rng.random() < 0.5):
+            best, best_exits = d, exits
+    if best is None:
+        pieces.append("SURFACE")
+        best = next((d for d in range(4) if int(game.board[STEP + cell * 4 + d]) >= 0), None)
+    if best is not None:
+        power = rng.choice(["MINE", "MINE", "TORPEDO", "SONAR", "SILENCE"])
+        pieces.append(f"MOVE {_DIRS[best]} {power}")
+    if charges[3] >= 3 and rng.random() < 0.9:
+        pieces.append(f"MINE {rng.choice(_DIRS)}")
+
+    def far(t):
+        return all(max(abs(t % 15 - s % 15), abs(t // 15 - s // 15)) >= 2 for s in subs)
+
+    mines = [t for t in range(225) if (int(game.state[base + S.MINES_ACTIVE + (t >> 6)]) >> (t & 63)) & 1]
+    far_mines = [t for t in mines if far(t)]
+    if far_mines and rng.random() < 0.8:
+        t = rng.choice(far_mines)
+        pieces.append(f"TRIGGER {t % 15} {t // 15}")
+    if charges[0] >= 3 and rng.random() < 0.5:
+        t = rng.randrange(225)
+        if far(t):
+            pieces.append(f"TORPEDO {t % 15} {t // 15}")
+    if charges[1] >= 4 and rng.random() < 0.5:
+        pieces.append(f"SONAR {rng.randint(1, 9)}")
+    if rng.random() < 0.1:
+        pieces.append("MSG calm")
+    rng.shuffle(pieces) if rng.random() < 0.05 else None
+    return "|".join(pieces)

@@ -446,9 +446,12 @@ class ReferenceGame:
         return self.lives[0] <= 0 or self.lives[1] <= 0
 
     def _take_frame(self, turn_boundary: bool) -> bool:
-        """Consume one referee frame; if none is left the game ends (frame cap).
+        """Check that the referee has a frame left for the next ``onRound``.
 
-        The reason then names what would have ended the game in that frame anyway.
+        Every frame that does not end the game executes exactly one action, so
+        frames used == ``actions_executed``.  With none left the game ends (frame
+        cap); the reason then names what would have ended it in that frame anyway
+        (lives first, then the turn limit, else ``maxframes``).
         """
         if self.actions_executed >= MAX_ACTIONS:
             if self._someone_dead():

@@ -10,7 +10,7 @@ import pytest
 from ocean._jrandom import java_next_int, java_seed
 from ocean.game import Game
 from ocean.maps import generate_map, map_rows
-from tests.ocean.chaos import chaos_line, chaos_start, free_directions
+from tests.ocean.chaos import calm_line, chaos_line, chaos_start, free_directions
 from tests.ocean.reference_rules import ReferenceGame, reference_map
 
 DATA = Path(__file__).parent.parent / "data"
@@ -35,7 +35,7 @@ def test_maps_match_the_reference_for_many_seeds():
         assert map_rows(generate_map(seed)) == reference_map(seed), seed
 
 
-def _play_both(seed: int, rng: random.Random, malformed: float, invalid_start: float):
+def _play_both(seed: int, rng: random.Random, malformed: float, invalid_start: float, calm: bool = False):
     game = Game(seed)
     ref = ReferenceGame(seed)
     assert game.init_lines(0) == ref.init_lines(0) and game.init_lines(1) == ref.init_lines(1)
@@ -47,7 +47,7 @@ def _play_both(seed: int, rng: random.Random, malformed: float, invalid_start: f
         lines = game.turn_input()
         assert lines == ref.turn_input()
         x, y = (int(v) for v in lines[0].split()[:2])
-        line = chaos_line(rng, x, y, malformed, free_directions(game))
+        line = calm_line(rng, game) if calm else chaos_line(rng, x, y, malformed, free_directions(game))
         game.play_text(line)
         ref.play(line)
         assert game.lives == ref.lives, line
@@ -61,7 +61,17 @@ def test_chaotic_games_agree_with_the_reference(malformed):
     reasons = set()
     for seed in range(120):
         game, ref = _play_both(seed, rng, malformed, invalid_start=0.05)
-        assert (game.winner, game.scores, game.reason, game.turns) == (ref.winner, ref.scores, ref.reason, ref.turns), seed
+        assert (game.winner, game.scores, game.reason, game.turns) == (ref.winner, ref.referee_scores, ref.reason, ref.turns), seed
         assert [d is None for d in game.disqualified] == [d is None for d in ref.disqualified]
         reasons.add(game.reason)
     assert "life" in reasons
+
+
+def test_long_games_agree_with_the_reference_up_to_the_turn_and_frame_limits():
+    rng = random.Random(5)
+    reasons = {}
+    for seed in range(40):
+        game, ref = _play_both(seed, rng, 0.0, 0.0, calm=True)
+        assert (game.winner, game.scores, game.reason, game.turns) == (ref.winner, ref.referee_scores, ref.reason, ref.turns), seed
+        reasons[game.reason] = reasons.get(game.reason, 0) + 1
+    assert reasons.get("maxturns", 0) + reasons.get("maxframes", 0) > 0, reasons

@@ -1,0 +1,97 @@
+"""``ocean referee`` end to end with real programs, checked against the reference
+implementation fed the very lines the programs printed."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ocean.referee import referee_game
+from tests.ocean.reference_rules import ReferenceGame
+
+PROGRAMS = Path(__file__).parent / "programs"
+PY = sys.executable
+
+
+def _cmd(name: str, *args: str) -> str:
+    return " ".join([PY, str(PROGRAMS / name), *args])
+
+
+def _replay_through_reference(data: dict) -> ReferenceGame:
+    """Feed the recorded lines to the reference and check it sent the same inputs."""
+    ref = ReferenceGame(data["seed"])
+    assert data["init_input"] == [ref.init_lines(0), ref.init_lines(1)]
+    ref.start(*data["start_output"])
+    for turn in data["turns"]:
+        assert not ref.over
+        assert ref.active == turn["player"]
+        assert ref.turn_input() == turn["input"]
+        ref.play(turn["output"])
+    assert ref.over
+    return ref
+
+
+@pytest.mark.parametrize("seed", [1, -7, 123456789012345])
+def test_walkers_play_a_full_game_exactly_as_the_reference(seed):
+    verdict, data = referee_game(seed, (_cmd("walker.py", "1"), _cmd("walker.py", "2")), timeout_ms=1000)
+    ref = _replay_through_reference(data)
+    assert verdict == {"winner": ref.winner, "scores": ref.referee_scores, "reason": ref.reason,
+                       "turns": ref.turns, "disqualified": [None, None]}
+    assert verdict["turns"] > 20
+
+
+def test_a_late_program_is_disqualified_for_timeout():
+    verdict, _ = referee_game(3, (_cmd("sleeper.py"), _cmd("walker.py")), timeout_ms=200)
+    assert verdict["winner"] == 1 and verdict["scores"][0] == -1
+    assert verdict["reason"] == "disqualified" and verdict["disqualified"][0] == "Timeout!"
+    assert verdict["turns"] == 1
+
+
+def test_a_crashing_program_is_disqualified_at_once():
+    verdict, _ = referee_game(3, (_cmd("walker.py"), _cmd("crasher.py")), timeout_ms=5000)
+    assert verdict["winner"] == 0 and verdict["scores"] == [6, -1]
+    assert "exited" in verdict["disqualified"][1]
+    assert verdict["turns"] == 2
+
+
+def test_garbage_output_disqualifies_as_an_unknown_command():
+    verdict, data = referee_game(4, (_cmd("garbage.py"), _cmd("walker.py")), timeout_ms=1000)
+    assert verdict["scores"][0] == -1 and verdict["disqualified"][0] == "Unknown command"
+    assert data["turns"][0]["output"] == "HELLO WORLD"
+
+
+def test_extra_lines_are_read_as_later_answers():
+    verdict, data = referee_game(5, (_cmd("spammer.py"), _cmd("walker.py")), timeout_ms=1000)
+    outputs = [t["output"] for t in data["turns"] if t["player"] == 0]
+    assert outputs[:2] == ["SURFACE|MSG first 1", "SURFACE|MSG second 1"]
+    _replay_through_reference(data)
+    assert verdict["winner"] == 1
+
+
+def test_surfacing_every_turn_loses_on_lives():
+    verdict, data = referee_game(6, (_cmd("echo_start.py"), _cmd("echo_start.py")), timeout_ms=1000)
+    assert verdict == {"winner": 1, "scores": [0, 1], "reason": "life", "turns": 11, "disqualified": [None, None]}
+
+
+def test_cli_referee_json_and_replay(tmp_path):
+    replay = tmp_path / "game.json"
+    result = subprocess.run(
+        [sys.executable, "-m", "ocean", "referee", "--seed", "9", "--p0", _cmd("walker.py", "3"),
+         "--p1", _cmd("walker.py", "4"), "--json", "--replay", str(replay), "--timeout", "1000"],
+        capture_output=True, text=True, check=True)
+    verdict = json.loads(result.stdout.strip().splitlines()[-1])
+    assert set(verdict) == {"winner", "scores", "reason", "turns", "disqualified"}
+    data = json.loads(replay.read_text())
+    assert data["result"] == verdict and data["seed"] == 9
+    assert data["turns"][0]["actions"][0]["state"]["players"][0]["life"] == 6
+    ref = _replay_through_reference(data)
+    assert verdict["winner"] == ref.winner
+
+
+def test_cli_referee_rejects_a_missing_program_in_one_line():
+    result = subprocess.run([sys.executable, "-m", "ocean", "referee", "--seed", "1", "--p0", "/no/such/bot",
+                             "--p1", _cmd("walker.py")], capture_output=True, text=True)
+    assert result.returncode == 2
+    assert result.stderr.strip().count("\n") == 0 and "/no/such/bot" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -11,14 +11,14 @@ from ocean.bots._baselines import (
 from ocean.constants import ACTION_FIELDS, ERR_NONE, MAX_LINE_ACTIONS, MAX_PLAYER_TURNS
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def _bot_turn(kind, state, board, p, mem, rng, out):
     if kind == BOT_RANDOM:
         return random_turn(state, board, p, mem, rng, out)
     return chaser_turn(state, board, p, mem, rng, out)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def play_game(board, kinds, game_seed, state, log, log_counts):
     """Play bots ``kinds[0]`` vs ``kinds[1]`` on ``board``; the game is a pure function of
     (board, kinds, game_seed). Fills ``state`` with the final state. If ``log`` has rows,
@@ -59,7 +59,7 @@ def play_game(board, kinds, game_seed, state, log, log_counts):
     return state[S.TURN]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def play_many(boards, kinds, game_seeds, results):
     """Play one game per row of ``boards``; results[i] = (winner, life0, life1, end, turns)."""
     state = _rules.new_state()

@@ -24,7 +24,7 @@ MEM_SIZE = 2 * CELLS + 8
 _LAST_SONAR = 2 * CELLS
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def rand_below(rng, n):
     """Uniform integer in [0, n) from the xorshift64* state rng[0]."""
     x = rng[0]
@@ -37,7 +37,7 @@ def rand_below(rng, n):
     return np.int64((high * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def seed_rng(rng, seed):
     """Seed an xorshift64* state from any int64 (splitmix64 scrambling; never zero)."""
     z = np.uint64(seed) + np.uint64(0x9E3779B97F4A7C15)
@@ -47,12 +47,12 @@ def seed_rng(rng, seed):
     rng[0] = z if z != np.uint64(0) else np.uint64(1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def _visited(state, base, cell):
     return (state[base + S.VISITED + (cell >> 6)] >> (cell & 63)) & 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def _emit(out, n, kind, a, b):
     out[n, 0] = kind
     out[n, 1] = a
@@ -61,7 +61,7 @@ def _emit(out, n, kind, a, b):
     return n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def random_start(board, rng):
     """A uniformly random water cell."""
     while True:
@@ -70,7 +70,7 @@ def random_start(board, rng):
             return c
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def _free_mask(state, board, base, cell, behind):
     """Bit d set where a MOVE in direction d is legal (``behind`` is excluded)."""
     mask = 0
@@ -81,7 +81,7 @@ def _free_mask(state, board, base, cell, behind):
     return mask
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def _random_direction(rng, mask):
     """A uniformly random set bit of a non-zero 4-bit mask."""
     count = (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) + ((mask >> 3) & 1)
@@ -94,7 +94,7 @@ def _random_direction(rng, mask):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def random_turn(state, board, p, mem, rng, out):
     """A random legal line: a move (or SURFACE when boxed in) charging a random power,
     and now and then a charged power at a random legal target."""
@@ -143,7 +143,7 @@ def random_turn(state, board, p, mem, rng, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _chaser_observe(state, board, p, mem):
     """Narrow the candidate opponent cells with our sonar answer and its last summary.
     Visited cells are ignored, so the set only over-approximates: the truth stays inside."""
@@ -198,7 +198,7 @@ def _chaser_observe(state, board, p, mem):
             cand[c] = board[WATER + c]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def chaser_reset(board, mem):
     """Fresh chaser memory: the opponent may be on any water cell."""
     mem[:] = 0
@@ -206,7 +206,7 @@ def chaser_reset(board, mem):
         mem[c] = board[WATER + c]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _blast(cell, target):
     dx = abs(cell % WIDTH - target % WIDTH)
     dy = abs(cell // WIDTH - target // WIDTH)
@@ -217,7 +217,7 @@ def _blast(cell, target):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def chaser_turn(state, board, p, mem, rng, out):
     """Move towards the middle of the opponent's candidate cells charging TORPEDO, and fire
     at the reachable cell with the best expected damage once it is worth at least half a
@@ -300,7 +300,7 @@ def chaser_turn(state, board, p, mem, rng, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def bot_reset(kind, board, mem):
     """Prepare a bot's memory for a new game."""
     mem[:] = 0
@@ -308,7 +308,7 @@ def bot_reset(kind, board, mem):
         chaser_reset(board, mem)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def bot_turn(kind, state, board, p, mem, rng, out):
     """Encoded line of bot ``kind`` for player p; returns the number of rows in ``out``."""
     if kind == BOT_CHASER:

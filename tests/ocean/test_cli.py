@@ -1,0 +1,60 @@
+"""One end-to-end test per ``ocean`` command (the referee's live in test_referee.py)."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.ocean.reference_rules import reference_map
+
+
+def _ocean(*args: str, check: bool = True) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "ocean", *args], capture_output=True, text=True, check=check)
+
+
+def test_map_prints_the_referee_rows():
+    out = _ocean("map", "--seed", "-5").stdout.splitlines()
+    assert out == reference_map(-5)
+
+
+def test_map_count_prints_one_line_per_seed_including_the_64_bit_edge():
+    top = 2**63 - 1
+    lines = _ocean("map", "--seed", str(top - 2), "--count", "3").stdout.splitlines()
+    assert [line.split(" ")[0] for line in lines] == [str(top - 2), str(top - 1), str(top)]
+    for line in lines:
+        seed, cells = line.split(" ")
+        assert cells == "".join(reference_map(int(seed)))
+
+
+@pytest.mark.parametrize("args, words", [
+    (["map", "--seed", str(2**63)], "64-bit"),
+    (["map", "--seed", "1", "--count", "0"], "--count"),
+    (["map", "--seed", str(2**63 - 1), "--count", "2"], "64-bit"),
+    (["play", "--seed", "1", "--p0", "nobody"], "random"),
+])
+def test_bad_input_gets_one_line_and_exit_code_2(args, words):
+    result = _ocean(*args, check=False)
+    assert result.returncode == 2
+    assert words in result.stderr and "Traceback" not in result.stderr
+
+
+def test_play_writes_a_replay_and_prints_the_verdict(tmp_path):
+    replay = tmp_path / "r.json"
+    result = _ocean("play", "--seed", "3", "--p0", "chaser", "--p1", "random", "--json", "--replay", str(replay))
+    verdict = json.loads(result.stdout.splitlines()[-1])
+    data = json.loads(replay.read_text())
+    assert data["result"] == verdict and data["players"] == ["chaser", "random"]
+    assert verdict["winner"] in (0, 1, -1) and verdict["turns"] == len(data["turns"])
+
+
+def test_bench_json_reports_the_figures():
+    result = _ocean("bench", "--json", "--games", "200", "--skip-startup")
+    figures = json.loads(result.stdout.splitlines()[-1])
+    assert figures["games"] == 200
+    assert figures["player_turns_per_s"] > 0 and figures["games_per_s"] > 0
+    assert figures["player_turns"] >= 200
+
+
+def test_help_is_available_on_every_command():
+    for command in ("map", "referee", "play", "bench"):
+        assert "Usage" in _ocean(command, "--help").stdout

@@ -103,7 +103,7 @@ def begin_turn(state):
     return True
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def _explode(state, x, y, owner, is_mine):
     """Blast at (x, y): 2 lives on the cell, 1 on the 8 neighbours, for both submarines."""
     for q in range(2):
@@ -134,7 +134,7 @@ def _explode(state, x, y, owner, is_mine):
                     state[owner_stats + S.ST_TORPEDO_HITS] += 1
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def _can_execute(state, board, p, kind, a, b, error):
     """1 if the action can run now, 0 if it is dropped, -code if it disqualifies."""
     base = S.player_base(p)
@@ -206,7 +206,7 @@ def _step(state, board, base, direction):
     return ERR_NONE
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def _execute(state, board, p, kind, a, b):
     """Run one action that passed ``_can_execute``; returns a disqualification code or 0."""
     base = S.player_base(p)

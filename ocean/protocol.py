@@ -119,6 +119,7 @@ def parse_line(line: str) -> np.ndarray:
     before running any of it."""
     rows = []
     seen = set()
+    unknown_at = None  # rows after the first unknown word can never run: reaching it disqualifies
     for piece in line.split("|"):
         piece = java_trim(piece)
         if not piece:
@@ -132,8 +133,10 @@ def parse_line(line: str) -> np.ndarray:
         kind = _WORD_KIND.get(word)
         if kind is None:
             rows.append((ACT_UNKNOWN, 0, 0, ERR_UNKNOWN))
+            unknown_at = len(rows) if unknown_at is None else unknown_at
         else:
             rows.append(_encode_piece(kind, piece.split(" ")))
+    rows = rows[:unknown_at]
     out = np.zeros((max(len(rows), 1), ACTION_FIELDS), dtype=np.int64)
     if rows:
         out[: len(rows)] = rows

@@ -6,22 +6,7 @@ that buffers output gets the second line as the next turn's answer.
 """
 import sys
 
-
-def read_start():
-    """Read "15 15 id" and the 15 map rows; return the first water cell as "x y"."""
-    width, height, _my_id = (int(v) for v in sys.stdin.readline().split())
-    rows = [sys.stdin.readline().rstrip("\r\n") for _ in range(height)]
-    for y, row in enumerate(rows):
-        for x, cell in enumerate(row[:width]):
-            if cell == ".":
-                return f"{x} {y}"
-    return "0 0"
-
-
-def read_turn():
-    """Read the 3 turn lines; False once the referee closed our stdin."""
-    lines = [sys.stdin.readline() for _ in range(3)]
-    return all(lines)
+from _cg import read_start, read_turn
 
 
 def main():

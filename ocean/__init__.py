@@ -7,9 +7,13 @@ Public surface (everything else is an implementation detail):
 - ``play`` / ``play_with_replay``: a game between in-process bots.
 - ``referee_game``: a game between two external programs.
 """
-from ocean.game import Game
-from ocean.maps import generate_map, map_rows
-from ocean.play import play, play_with_replay
-from ocean.referee import referee_game
+from ocean._cache import configure_cache
+
+configure_cache()  # before any kernel is defined
+
+from ocean.game import Game  # noqa: E402
+from ocean.maps import generate_map, map_rows  # noqa: E402
+from ocean.play import play, play_with_replay  # noqa: E402
+from ocean.referee import referee_game  # noqa: E402
 
 __all__ = ["Game", "generate_map", "map_rows", "play", "play_with_replay", "referee_game"]

@@ -24,17 +24,17 @@ _CAN = 1
 _DROP = 0
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def _bit(state, offset, cell):
     return (state[offset + (cell >> 6)] >> (cell & 63)) & 1
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def _set_bit(state, offset, cell):
     state[offset + (cell >> 6)] |= np.int64(1) << (cell & 63)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def _clear_bit(state, offset, cell):
     state[offset + (cell >> 6)] &= ~(np.int64(1) << (cell & 63))
 
@@ -81,7 +81,7 @@ def _finish(state, reason):
         state[S.WINNER] = -1
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def _lives_over(state):
     return state[S.player_base(0) + S.LIFE] <= 0 or state[S.player_base(1) + S.LIFE] <= 0
 
@@ -134,7 +134,7 @@ def _explode(state, x, y, owner, is_mine):
                     state[owner_stats + S.ST_TORPEDO_HITS] += 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _can_execute(state, board, p, kind, a, b, error):
     """1 if the action can run now, 0 if it is dropped, -code if it disqualifies."""
     base = S.player_base(p)
@@ -182,7 +182,7 @@ def _can_execute(state, board, p, kind, a, b, error):
     return -error  # unknown word
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def _summarize(state, base, kind, a, b):
     n = state[base + S.SUMMARY_COUNT]
     entry = base + S.SUMMARY + 3 * n
@@ -192,7 +192,7 @@ def _summarize(state, base, kind, a, b):
     state[base + S.SUMMARY_COUNT] = n + 1
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def _step(state, board, base, direction):
     """One MOVE/SILENCE step; returns an error code (0 if fine)."""
     cell = state[base + S.CELL]
@@ -206,7 +206,7 @@ def _step(state, board, base, direction):
     return ERR_NONE
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _execute(state, board, p, kind, a, b):
     """Run one action that passed ``_can_execute``; returns a disqualification code or 0."""
     base = S.player_base(p)
@@ -286,7 +286,7 @@ def disqualify(state, p, error):
     _finish(state, END_DISQUALIFIED)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def play_line(state, board, actions, n, trace):
     """Play the active player's turn from its encoded line ``actions[:n]`` (rows of
     kind, a, b, error). Call ``begin_turn`` first. Ends the game when the rules say so.

@@ -51,7 +51,7 @@ STAT_NAMES = ("surfaces", "torpedoes", "torpedo_hits", "mines", "triggers", "sil
 STATE_SIZE = GLOBALS + 2 * PLAYER_STRIDE
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def player_base(p):
     """Offset of player p's block in the state array."""
     return GLOBALS + p * PLAYER_STRIDE

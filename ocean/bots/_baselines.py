@@ -24,7 +24,7 @@ MEM_SIZE = 2 * CELLS + 8
 _LAST_SONAR = 2 * CELLS
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def rand_below(rng, n):
     """Uniform integer in [0, n) from the xorshift64* state rng[0]."""
     x = rng[0]
@@ -38,6 +38,23 @@ def rand_below(rng, n):
 
 
 @njit(cache=True, error_model="numpy")
+def rand_bits(rng):
+    """64 random bits (int64) from the xorshift64* state, for several small draws at once."""
+    x = rng[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    rng[0] = x
+    return np.int64(x * np.uint64(2685821657736338717))
+
+
+@njit(cache=True, error_model="numpy")
+def _field_below(bits, shift, n):
+    """Uniform integer in [0, n) from the 16 bits of ``bits`` at ``shift``."""
+    return (((bits >> shift) & 0xFFFF) * n) >> 16
+
+
+@njit(cache=True, error_model="numpy")
 def seed_rng(rng, seed):
     """Seed an xorshift64* state from any int64 (splitmix64 scrambling; never zero)."""
     z = np.uint64(seed) + np.uint64(0x9E3779B97F4A7C15)
@@ -47,12 +64,12 @@ def seed_rng(rng, seed):
     rng[0] = z if z != np.uint64(0) else np.uint64(1)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def _visited(state, base, cell):
     return (state[base + S.VISITED + (cell >> 6)] >> (cell & 63)) & 1
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def _emit(out, n, kind, a, b):
     out[n, 0] = kind
     out[n, 1] = a
@@ -70,7 +87,7 @@ def random_start(board, rng):
             return c
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def _free_mask(state, board, base, cell, behind):
     """Bit d set where a MOVE in direction d is legal (``behind`` is excluded)."""
     mask = 0
@@ -81,11 +98,11 @@ def _free_mask(state, board, base, cell, behind):
     return mask
 
 
-@njit(cache=True, error_model="numpy", inline="always")
-def _random_direction(rng, mask):
-    """A uniformly random set bit of a non-zero 4-bit mask."""
+@njit(cache=True, error_model="numpy")
+def _random_direction(bits, shift, mask):
+    """A uniformly random set bit of a non-zero 4-bit mask, drawn from 16 random bits."""
     count = (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) + ((mask >> 3) & 1)
-    k = rand_below(rng, count)
+    k = _field_below(bits, shift, count)
     for d in range(4):
         if (mask >> d) & 1:
             if k == 0:
@@ -94,18 +111,21 @@ def _random_direction(rng, mask):
     return -1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def random_turn(state, board, p, mem, rng, out):
     """A random legal line: a move (or SURFACE when boxed in) charging a random power,
     and now and then a charged power at a random legal target."""
     base = S.player_base(p)
     cell = state[base + S.CELL]
     n = 0
+    # One 64-bit draw feeds every small decision of the turn (bits 0..47: three 16-bit
+    # fields; 48..63: coin flips).
+    bits = rand_bits(rng)
     free = _free_mask(state, board, base, cell, -1)
-    if state[base + S.CHARGE + SILENCE] >= 6 and free != 0 and rand_below(rng, 2) == 0:
-        d = _random_direction(rng, free)
+    if state[base + S.CHARGE + SILENCE] >= 6 and free != 0 and (bits >> 48) & 1:
+        d = _random_direction(bits, 0, free)
         steps = 0
-        limit = rand_below(rng, 5)
+        limit = _field_below(bits, 16, 5)
         while steps < limit:
             nxt = board[STEP + cell * 4 + d]
             if nxt < 0 or _visited(state, base, nxt):
@@ -115,26 +135,27 @@ def random_turn(state, board, p, mem, rng, out):
         n = _emit(out, n, ACT_SILENCE, d, steps)
         # Of the cells SILENCE walked, only the one just behind can border the new cell.
         free = _free_mask(state, board, base, cell, d ^ 1 if steps > 0 else -1)
+        bits = rand_bits(rng)
     if free == 0:
         n = _emit(out, n, ACT_SURFACE, 0, 0)
         for d in range(4):
             if board[STEP + cell * 4 + d] >= 0:
                 free |= 1 << d
     if free != 0:
-        d = _random_direction(rng, free)
-        n = _emit(out, n, ACT_MOVE, d, rand_below(rng, 4))
+        d = _random_direction(bits, 0, free)
+        n = _emit(out, n, ACT_MOVE, d, (bits >> 49) & 3)
         cell = board[STEP + cell * 4 + d]
-    if state[base + S.CHARGE + TORPEDO] >= 3 and rand_below(rng, 2) == 0:
+    if state[base + S.CHARGE + TORPEDO] >= 3 and (bits >> 51) & 1:
         for _ in range(8):
             t = rand_below(rng, CELLS)
             if (board[REACH + cell * 4 + (t >> 6)] >> (t & 63)) & 1:
                 n = _emit(out, n, ACT_TORPEDO, t % WIDTH, t // WIDTH)
                 break
-    if state[base + S.CHARGE + MINE] >= 3 and rand_below(rng, 2) == 0:
-        n = _emit(out, n, ACT_MINE, rand_below(rng, 4), 0)
-    if state[base + S.CHARGE + SONAR] >= 4 and rand_below(rng, 2) == 0:
-        n = _emit(out, n, ACT_SONAR, 1 + rand_below(rng, 9), 0)
-    if rand_below(rng, 4) == 0:
+    if state[base + S.CHARGE + MINE] >= 3 and (bits >> 52) & 1:
+        n = _emit(out, n, ACT_MINE, (bits >> 53) & 3, 0)
+    if state[base + S.CHARGE + SONAR] >= 4 and (bits >> 55) & 1:
+        n = _emit(out, n, ACT_SONAR, 1 + _field_below(bits, 32, 9), 0)
+    if ((bits >> 56) & 3) == 0:
         for _ in range(4):
             t = rand_below(rng, CELLS)
             if (state[base + S.MINES_ACTIVE + (t >> 6)] >> (t & 63)) & 1:

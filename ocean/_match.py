@@ -5,17 +5,8 @@ from numba import njit
 
 from ocean import _rules
 from ocean import _state as S
-from ocean.bots._baselines import (
-    BOT_RANDOM, MEM_SIZE, bot_reset, chaser_turn, random_start, random_turn, seed_rng,
-)
+from ocean.bots._baselines import MEM_SIZE, bot_reset, bot_turn, random_start, seed_rng
 from ocean.constants import ACTION_FIELDS, ERR_NONE, MAX_LINE_ACTIONS, MAX_PLAYER_TURNS
-
-
-@njit(cache=True, error_model="numpy", inline="always")
-def _bot_turn(kind, state, board, p, mem, rng, out):
-    if kind == BOT_RANDOM:
-        return random_turn(state, board, p, mem, rng, out)
-    return chaser_turn(state, board, p, mem, rng, out)
 
 
 @njit(cache=True, error_model="numpy")
@@ -48,9 +39,9 @@ def play_game(board, kinds, game_seed, state, log, log_counts):
     while _rules.begin_turn(state):
         p = state[S.ACTIVE]
         if p == 0:
-            n = _bot_turn(kind0, state, board, 0, mem0, rng0, out)
+            n = bot_turn(kind0, state, board, 0, mem0, rng0, out)
         else:
-            n = _bot_turn(kind1, state, board, 1, mem1, rng1, out)
+            n = bot_turn(kind1, state, board, 1, mem1, rng1, out)
         if recording:
             t = state[S.TURN] - 1
             log[t, :n] = out[:n]

@@ -11,7 +11,7 @@ import numpy as np
 from ocean import _state as S
 from ocean.constants import MAX_LINE_ACTIONS
 from ocean.game import Game, state_snapshot
-from ocean.protocol import format_line
+from ocean.protocol import format_line, parse_start
 
 __all__ = ["ReplayRecorder", "load_replay", "REPLAY_FORMAT"]
 
@@ -42,8 +42,6 @@ class ReplayRecorder:
         if errors is None:
             self.game.start(answer0, answer1)
         else:
-            from ocean.protocol import parse_start
-
             cells = [parse_start(a, self.game.board)[0] if a is not None else -1 for a in (answer0, answer1)]
             self.game.start_with_errors(cells[0], errors[0], cells[1], errors[1])
         snap = state_snapshot(self.game.state)

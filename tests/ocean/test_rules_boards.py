@@ -213,3 +213,12 @@ def test_sectors_follow_the_referee_formula_on_every_cell():
             game.begin_turn()
             expected = -(-(x + 1) // 5) + (y // 5) * 3  # ceil((x+1)/5) + floor(y/5)*3
             assert game.turn_input()[2] == f"SURFACE {expected}"
+
+
+def test_in_process_bots_start_by_cell_with_the_same_checks():
+    game = Game(rows=WALL)
+    game.start_cells(6 * 15 + 0, 14 * 15 + 14)  # (0, 6) and (14, 14): water
+    assert not game.over and player(game, 0)["x"] == 0 and player(game, 1)["y"] == 14
+    game = Game(rows=WALL)
+    game.start_cells(7, 0)  # (7, 0) is the wall
+    assert game.scores == [-1, 6] and game.disqualified[0] == "Invalid coordinates!"

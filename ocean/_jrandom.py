@@ -3,20 +3,20 @@
 The whole generator state is one int64 holding the 48-bit seed; int64 products wrap
 modulo 2**64, which leaves the low 48 bits exact, so no big integers are needed.
 """
-from numba import njit
+from ocean._jit import kernel
 
 _MULTIPLIER = 0x5DEECE66D
 _ADDEND = 0xB
 _MASK = (1 << 48) - 1
 
 
-@njit(cache=True)
+@kernel
 def java_seed(seed):
     """Initial 48-bit state of ``new java.util.Random(seed)`` for a signed 64-bit seed."""
     return (seed ^ _MULTIPLIER) & _MASK
 
 
-@njit(cache=True)
+@kernel
 def java_next(state, bits):
     """``Random.next(bits)``: returns (new_state, value) with value as Java's signed int."""
     state = (state * _MULTIPLIER + _ADDEND) & _MASK
@@ -26,7 +26,7 @@ def java_next(state, bits):
     return state, value
 
 
-@njit(cache=True)
+@kernel
 def java_next_int(state, bound):
     """``Random.nextInt(bound)`` for bound > 0: returns (new_state, value)."""
     if bound & -bound == bound:

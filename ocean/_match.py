@@ -1,7 +1,8 @@
 """A whole game between in-process bots, inside compiled code: no strings, no Python
 objects between the first turn and the verdict."""
 import numpy as np
-from numba import njit
+
+from ocean._jit import kernel
 
 from ocean import _rules
 from ocean import _state as S
@@ -9,14 +10,13 @@ from ocean.bots._baselines import MEM_SIZE, bot_reset, bot_turn, random_start, s
 from ocean.constants import ACTION_FIELDS, ERR_NONE, MAX_LINE_ACTIONS, MAX_PLAYER_TURNS
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def play_game(board, kinds, game_seed, state, log, log_counts):
     """Play bots ``kinds[0]`` vs ``kinds[1]`` on ``board``; the game is a pure function of
     (board, kinds, game_seed). Fills ``state`` with the final state. If ``log`` has rows,
     turn t's encoded line goes to ``log[t]`` (count in ``log_counts[t]``) and the start
     cells to ``log_counts[MAX_PLAYER_TURNS + p]``. Returns the number of turns played."""
-    # One variable per player rather than rows of a 2-D array: views cost reference
-    # counting on every turn.
+    # One variable per player, so the turn loop passes whole arrays, never row views.
     rng0 = np.empty(1, dtype=np.uint64)
     rng1 = np.empty(1, dtype=np.uint64)
     mem0 = np.empty(MEM_SIZE, dtype=np.int64)
@@ -50,7 +50,7 @@ def play_game(board, kinds, game_seed, state, log, log_counts):
     return state[S.TURN]
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def play_many(boards, kinds, game_seeds, results):
     """Play one game per row of ``boards``; results[i] = (winner, life0, life1, end, turns)."""
     state = _rules.new_state()

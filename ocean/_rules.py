@@ -7,7 +7,8 @@ referee: leading actions that cannot execute are dropped, disqualifying faults a
 only when their action is reached.
 """
 import numpy as np
-from numba import njit
+
+from ocean._jit import inline_kernel, kernel
 
 from ocean import _state as S
 from ocean.board import REACH, SECTOR, STEP, WATER
@@ -24,28 +25,28 @@ _CAN = 1
 _DROP = 0
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _bit(state, offset, cell):
     return (state[offset + (cell >> 6)] >> (cell & 63)) & 1
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _set_bit(state, offset, cell):
     state[offset + (cell >> 6)] |= np.int64(1) << (cell & 63)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _clear_bit(state, offset, cell):
     state[offset + (cell >> 6)] &= ~(np.int64(1) << (cell & 63))
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def new_state():
     """A zeroed state array; call ``start_game`` next."""
     return np.zeros(S.STATE_SIZE, dtype=np.int64)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def start_game(state, board, cell0, error0, cell1, error1):
     """Place both submarines. A non-zero error code disqualifies that player (start answer
     malformed or not a water cell); the game is then over at once."""
@@ -68,7 +69,7 @@ def start_game(state, board, cell0, error0, cell1, error1):
         _finish(state, END_DISQUALIFIED)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _finish(state, reason):
     state[S.END] = reason
     life0 = state[S.player_base(0) + S.LIFE]
@@ -81,12 +82,12 @@ def _finish(state, reason):
         state[S.WINNER] = -1
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _lives_over(state):
     return state[S.player_base(0) + S.LIFE] <= 0 or state[S.player_base(1) + S.LIFE] <= 0
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@inline_kernel
 def begin_turn(state):
     """Advance to the next player's turn. Returns False (and ends the game) if the game is
     over before that turn: a life at 0 or the turn limit."""
@@ -103,7 +104,7 @@ def begin_turn(state):
     return True
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _explode(state, x, y, owner, is_mine):
     """Blast at (x, y): 2 lives on the cell, 1 on the 8 neighbours, for both submarines."""
     for q in range(2):
@@ -134,7 +135,7 @@ def _explode(state, x, y, owner, is_mine):
                     state[owner_stats + S.ST_TORPEDO_HITS] += 1
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@inline_kernel
 def _can_execute(state, board, p, kind, a, b, error):
     """1 if the action can run now, 0 if it is dropped, -code if it disqualifies."""
     base = S.player_base(p)
@@ -182,7 +183,7 @@ def _can_execute(state, board, p, kind, a, b, error):
     return -error  # unknown word
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _summarize(state, base, kind, a, b):
     n = state[base + S.SUMMARY_COUNT]
     entry = base + S.SUMMARY + 3 * n
@@ -192,7 +193,7 @@ def _summarize(state, base, kind, a, b):
     state[base + S.SUMMARY_COUNT] = n + 1
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _step(state, board, base, direction):
     """One MOVE/SILENCE step; returns an error code (0 if fine)."""
     cell = state[base + S.CELL]
@@ -206,7 +207,7 @@ def _step(state, board, base, direction):
     return ERR_NONE
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@inline_kernel
 def _execute(state, board, p, kind, a, b):
     """Run one action that passed ``_can_execute``; returns a disqualification code or 0."""
     base = S.player_base(p)
@@ -262,7 +263,7 @@ def _execute(state, board, p, kind, a, b):
     return ERR_NONE
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@inline_kernel
 def _first_executable(state, board, p, actions, start, n):
     """Index of the first action from ``start`` that can execute (n if none), dropping the
     others; -code if the first one that is not dropped disqualifies."""
@@ -277,7 +278,7 @@ def _first_executable(state, board, p, actions, start, n):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def disqualify(state, p, error):
     """Disqualify player p with an error code (life -1) and end the game."""
     base = S.player_base(p)
@@ -286,7 +287,7 @@ def disqualify(state, p, error):
     _finish(state, END_DISQUALIFIED)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def play_line(state, board, actions, n, trace):
     """Play the active player's turn from its encoded line ``actions[:n]`` (rows of
     kind, a, b, error). Call ``begin_turn`` first. Ends the game when the rules say so.

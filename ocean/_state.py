@@ -3,7 +3,7 @@
 Global fields first, then one block of PLAYER_STRIDE fields per player starting at
 ``player_base(p)``. Bitboards are 4 int64 words (cell c is bit c & 63 of word c >> 6).
 """
-from numba import njit
+from ocean._jit import kernel
 
 from ocean.constants import MAX_LINE_ACTIONS
 
@@ -51,7 +51,7 @@ STAT_NAMES = ("surfaces", "torpedoes", "torpedo_hits", "mines", "triggers", "sil
 STATE_SIZE = GLOBALS + 2 * PLAYER_STRIDE
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def player_base(p):
     """Offset of player p's block in the state array."""
     return GLOBALS + p * PLAYER_STRIDE

@@ -10,7 +10,8 @@ workers and cached without any Python object around it. Layout (offsets below):
   (shortest 4-neighbour path through water of length <= 4; visited cells do not block)
 """
 import numpy as np
-from numba import njit
+
+from ocean._jit import kernel
 
 from ocean.constants import BOARD_WORDS, CELLS, DX, DY, HEIGHT, TORPEDO_RANGE, WIDTH
 
@@ -26,19 +27,19 @@ _DX = np.array(DX, dtype=np.int64)
 _DY = np.array(DY, dtype=np.int64)
 
 
-@njit(cache=True)
+@kernel
 def sector_of(x, y):
     """Sector 1..9 of (x, y): 5x5 blocks numbered row by row from the north-west."""
     return x // 5 + 1 + (y // 5) * 3
 
 
-@njit(cache=True)
+@kernel
 def has_bit(words, offset, cell):
     """Whether ``cell`` is set in the 4-word bitboard stored at ``words[offset:offset+4]``."""
     return (words[offset + (cell >> 6)] >> (cell & 63)) & 1
 
 
-@njit(cache=True)
+@kernel
 def _build_board(island, dx, dy):
     board = np.zeros(BOARD_SIZE, dtype=np.int64)
     for c in range(CELLS):
@@ -81,7 +82,7 @@ def _build_board(island, dx, dy):
     return board
 
 
-@njit(cache=True)
+@kernel
 def build_board_kernel(island):
     """Board array (see module doc) from an island mask uint8[225]."""
     return _build_board(island, _DX, _DY)

@@ -1,6 +1,7 @@
 """Map generation, bit-exact with the official referee for any signed 64-bit seed."""
 import numpy as np
-from numba import njit
+
+from ocean._jit import kernel
 
 from ocean._jrandom import java_next_int, java_seed
 from ocean.constants import CELLS, HEIGHT, WIDTH
@@ -30,7 +31,7 @@ _NEIGHBOUR_DX = np.array([-1, 0, 1, 1, 1, 0, -1, -1], dtype=np.int64)
 _NEIGHBOUR_DY = np.array([-1, -1, -1, 0, 1, 1, 1, 0], dtype=np.int64)
 
 
-@njit(cache=True)
+@kernel
 def _first_unfit_island(island, masks, values, ndx, ndy):
     """Cell index of the first island (y-major scan) whose neighbourhood fits no pattern, or -1."""
     for y in range(HEIGHT):
@@ -53,7 +54,7 @@ def _first_unfit_island(island, masks, values, ndx, ndy):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def _generate_island(seed, masks, values, ndx, ndy):
     rng = java_seed(seed)
     seeded = np.zeros(CELLS, dtype=np.uint8)
@@ -90,7 +91,7 @@ def _generate_island(seed, masks, values, ndx, ndy):
                 island[y * WIDTH + x] = 1
 
 
-@njit(cache=True)
+@kernel
 def generate_island_kernel(seed):
     """uint8[225]: 1 where the referee's map for ``seed`` has an island."""
     return _generate_island(seed, _MASKS, _VALUES, _NEIGHBOUR_DX, _NEIGHBOUR_DY)

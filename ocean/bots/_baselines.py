@@ -6,7 +6,8 @@ Each bot keeps its memory in an int64 array ``mem`` and draws randomness from ``
 (uint64[1], xorshift64*), so a game is a pure function of its seeds.
 """
 import numpy as np
-from numba import njit
+
+from ocean._jit import inline_kernel, kernel
 
 from ocean import _state as S
 from ocean.board import REACH, SECTOR, STEP, WATER
@@ -24,7 +25,7 @@ MEM_SIZE = 2 * CELLS + 8
 _LAST_SONAR = 2 * CELLS
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def rand_below(rng, n):
     """Uniform integer in [0, n) from the xorshift64* state rng[0]."""
     x = rng[0]
@@ -37,7 +38,7 @@ def rand_below(rng, n):
     return np.int64((high * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def rand_bits(rng):
     """64 random bits (int64) from the xorshift64* state, for several small draws at once."""
     x = rng[0]
@@ -48,13 +49,13 @@ def rand_bits(rng):
     return np.int64(x * np.uint64(2685821657736338717))
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _field_below(bits, shift, n):
     """Uniform integer in [0, n) from the 16 bits of ``bits`` at ``shift``."""
     return (((bits >> shift) & 0xFFFF) * n) >> 16
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def seed_rng(rng, seed):
     """Seed an xorshift64* state from any int64 (splitmix64 scrambling; never zero)."""
     z = np.uint64(seed) + np.uint64(0x9E3779B97F4A7C15)
@@ -64,12 +65,12 @@ def seed_rng(rng, seed):
     rng[0] = z if z != np.uint64(0) else np.uint64(1)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _visited(state, base, cell):
     return (state[base + S.VISITED + (cell >> 6)] >> (cell & 63)) & 1
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _emit(out, n, kind, a, b):
     out[n, 0] = kind
     out[n, 1] = a
@@ -78,7 +79,7 @@ def _emit(out, n, kind, a, b):
     return n + 1
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def random_start(board, rng):
     """A uniformly random water cell."""
     while True:
@@ -87,7 +88,7 @@ def random_start(board, rng):
             return c
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _free_mask(state, board, base, cell, behind):
     """Bit d set where a MOVE in direction d is legal (``behind`` is excluded)."""
     mask = 0
@@ -98,7 +99,7 @@ def _free_mask(state, board, base, cell, behind):
     return mask
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _random_direction(bits, shift, mask):
     """A uniformly random set bit of a non-zero 4-bit mask, drawn from 16 random bits."""
     count = (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) + ((mask >> 3) & 1)
@@ -111,7 +112,7 @@ def _random_direction(bits, shift, mask):
     return -1
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@inline_kernel
 def random_turn(state, board, p, mem, rng, out):
     """A random legal line: a move (or SURFACE when boxed in) charging a random power,
     and now and then a charged power at a random legal target."""
@@ -164,7 +165,7 @@ def random_turn(state, board, p, mem, rng, out):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _chaser_observe(state, board, p, mem):
     """Narrow the candidate opponent cells with our sonar answer and its last summary.
     Visited cells are ignored, so the set only over-approximates: the truth stays inside."""
@@ -219,7 +220,7 @@ def _chaser_observe(state, board, p, mem):
             cand[c] = board[WATER + c]
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def chaser_reset(board, mem):
     """Fresh chaser memory: the opponent may be on any water cell."""
     mem[:] = 0
@@ -227,7 +228,7 @@ def chaser_reset(board, mem):
         mem[c] = board[WATER + c]
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _blast(cell, target):
     dx = abs(cell % WIDTH - target % WIDTH)
     dy = abs(cell // WIDTH - target // WIDTH)
@@ -238,7 +239,7 @@ def _blast(cell, target):
     return 0
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def chaser_turn(state, board, p, mem, rng, out):
     """Move towards the middle of the opponent's candidate cells charging TORPEDO, and fire
     at the reachable cell with the best expected damage once it is worth at least half a
@@ -321,7 +322,7 @@ def chaser_turn(state, board, p, mem, rng, out):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def bot_reset(kind, board, mem):
     """Prepare a bot's memory for a new game."""
     mem[:] = 0
@@ -329,7 +330,7 @@ def bot_reset(kind, board, mem):
         chaser_reset(board, mem)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@inline_kernel
 def bot_turn(kind, state, board, p, mem, rng, out):
     """Encoded line of bot ``kind`` for player p; returns the number of rows in ``out``."""
     if kind == BOT_CHASER:

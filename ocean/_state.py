@@ -45,6 +45,7 @@ ST_SELF_DAMAGE = 8  # lives we lost to our own torpedoes and mines
 ST_MINE_DAMAGE_TAKEN = 9  # lives we lost to the opponent's mines
 ST_TORPEDO_DAMAGE_TAKEN = 10
 ST_MOVES = 11
+STATS_COUNT = 12
 STAT_NAMES = ("surfaces", "torpedoes", "torpedo_hits", "mines", "triggers", "silences", "sonars",
               "damage_dealt", "self_damage", "mine_damage_taken", "torpedo_damage_taken", "moves")
 

@@ -22,7 +22,13 @@ def _startup_probe() -> None:
 
     boards = build_board_kernel(generate_island_kernel(np.int64(1)))[None, :]
     results = np.zeros((1, 5), dtype=np.int64)
-    play_many(boards, np.zeros(2, dtype=np.int64), np.zeros(1, dtype=np.int64), results)
+    play_many(boards, np.zeros(2, dtype=np.int64), _coefs(), np.zeros(1, dtype=np.int64), results)
+
+
+def _coefs() -> np.ndarray:
+    from ocean.bots.coefficients import vector
+
+    return np.stack([vector(), vector()])
 
 
 def _time_probe(cache_dir: str) -> float:
@@ -63,6 +69,7 @@ def run_bench(*, games: int = 20000, repeats: int = 3, startup: bool = True, pro
     figures["maps_per_s"] = round(games / (time.perf_counter() - start), 1)
 
     kinds = np.zeros(2, dtype=np.int64)
+    coefs = _coefs()
     results = np.zeros((games, 5), dtype=np.int64)
     chunk = max(1, games // 20)
     runs = []  # seconds per repetition; the machine's noise only ever slows a run down
@@ -74,7 +81,7 @@ def run_bench(*, games: int = 20000, repeats: int = 3, startup: bool = True, pro
             for lo in range(0, games, chunk):
                 hi = min(games, lo + chunk)
                 start = time.perf_counter()
-                turns += play_many(boards[lo:hi], kinds, seeds[lo:hi], results[lo:hi])
+                turns += play_many(boards[lo:hi], kinds, coefs, seeds[lo:hi], results[lo:hi])
                 elapsed += time.perf_counter() - start
                 bar.update(task, advance=hi - lo)
             runs.append(elapsed)
@@ -86,4 +93,100 @@ def run_bench(*, games: int = 20000, repeats: int = 3, startup: bool = True, pro
     figures["mean_turns_per_game"] = round(turns / games, 1)
     figures["repeats"] = repeats
     figures["player_turns_per_s_each_run"] = [round(turns / r) for r in runs]
+    return figures
+
+
+def _decision_times(spec, opponent, seeds: np.ndarray) -> list[float]:
+    """Microseconds per decision of ``spec`` over whole games against ``opponent``."""
+    from ocean import _rules
+    from ocean import _state as S
+    from ocean.bots._baselines import random_start, seed_rng
+    from ocean.bots._dispatch import MEM_SIZE, bot_reset, bot_turn
+    from ocean.constants import ACTION_FIELDS, MAX_LINE_ACTIONS
+    from ocean.match import boards_for_seeds
+
+    bots = (spec, opponent)
+    coefs = [b.vector() for b in bots]
+    mems = [np.empty(MEM_SIZE, dtype=np.int64) for _ in bots]
+    rngs = [np.empty(1, dtype=np.uint64) for _ in bots]
+    out = np.zeros((MAX_LINE_ACTIONS, ACTION_FIELDS), dtype=np.int64)
+    no_trace = np.zeros((0, S.STATE_SIZE + 4), dtype=np.int64)
+    state = _rules.new_state()
+    times = []
+    for board, seed in zip(boards_for_seeds(seeds), seeds):
+        cells = []
+        for p in range(2):
+            seed_rng(rngs[p], np.int64(seed * 2 + p))
+            bot_reset(bots[p].kind, board, mems[p])
+            cells.append(random_start(board, rngs[p]))
+        _rules.start_game(state, board, cells[0], 0, cells[1], 0)
+        while _rules.begin_turn(state):
+            p = int(state[S.ACTIVE])
+            start = time.perf_counter_ns()
+            n = bot_turn(bots[p].kind, state, board, p, mems[p], rngs[p], out, coefs[p])
+            if p == 0:
+                times.append((time.perf_counter_ns() - start) / 1000.0)
+            _rules.play_line(state, board, out, n, no_trace)
+    return times
+
+
+def _program_startup() -> float:
+    """Seconds from starting ``ocean bot`` to its start answer (best of 3, cache warm)."""
+    from ocean.maps import generate_map, map_rows
+
+    lines = "15 15 0\n" + "\n".join(map_rows(generate_map(1))) + "\n"
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-m", "ocean", "bot"], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, text=True)
+        proc.stdin.write(lines)
+        proc.stdin.flush()
+        proc.stdout.readline()
+        best = min(best, time.perf_counter() - start)
+        proc.kill()
+        proc.wait()
+    return round(best, 3)
+
+
+def run_bots_bench(*, games: int = 200, progress: bool = True) -> dict:
+    """Bot figures on one core: decision time per panel bot (mean, p99, max, in µs, over
+    whole games against the balanced panel bot), games per second of the tunable bot
+    (defaults) against each panel bot, and the start-up time of ``ocean bot``."""
+    from rich.progress import Progress
+
+    from ocean.bots import panel, resolve_bot
+    from ocean.match import boards_for_seeds, play_pairs
+
+    tunable = resolve_bot("tunable")
+    members = panel("default")
+    figures: dict = {"games_per_bot": games}
+    _decision_times(tunable, members[0], np.arange(1, 2))  # compile or load first
+    play_pairs(tunable, members[0], [1])
+    seeds = np.arange(1, games // 2 + 1, dtype=np.int64)
+    boards = boards_for_seeds(seeds)
+    decisions = {}
+    rates = {}
+    with Progress(disable=not progress, transient=True) as bar:
+        task = bar.add_task("bots", total=2 * len(members) + 1)
+        for bot in [tunable] + members:
+            times = _decision_times(bot, resolve_bot("balanced"), seeds[: max(1, len(seeds) // 4)])
+            decisions[bot.name] = {"mean_us": round(float(np.mean(times)), 1),
+                                   "p99_us": round(float(np.percentile(times, 99)), 1),
+                                   "max_us": round(float(np.max(times)), 1), "decisions": len(times)}
+            bar.advance(task)
+        total_games = 0
+        total_time = 0.0
+        for opponent in members:
+            start = time.perf_counter()
+            result = play_pairs(tunable, opponent, seeds, boards)
+            elapsed = time.perf_counter() - start
+            rates[opponent.name] = round(len(result) / elapsed, 1)
+            total_games += len(result)
+            total_time += elapsed
+            bar.advance(task)
+    figures["decision_time"] = decisions
+    figures["tunable_vs_panel_games_per_s"] = rates
+    figures["tunable_vs_panel_games_per_s_overall"] = round(total_games / total_time, 1)
+    figures["bot_program_startup_s"] = _program_startup()
     return figures

@@ -105,8 +105,8 @@ def referee(
 @app.command()
 def play(
     seed: int = typer.Option(..., "--seed", help=_SEED_HELP),
-    p0: str = typer.Option("random", "--p0", help="In-process bot of player 0: random or chaser."),
-    p1: str = typer.Option("chaser", "--p1", help="In-process bot of player 1: random or chaser."),
+    p0: str = typer.Option("random", "--p0", help="In-process bot of player 0: random, chaser, tunable, a panel bot (hunter-v1, ...) or params:FILE."),
+    p1: str = typer.Option("chaser", "--p1", help="In-process bot of player 1 (same choices)."),
     game_seed: Optional[int] = typer.Option(None, "--game-seed", help="Seed of the bots' randomness (default: the map seed)."),
     as_json: bool = typer.Option(False, "--json", help="Print the verdict as one JSON object on the last line."),
     replay: Optional[Path] = typer.Option(None, "--replay", help="Write the whole game as JSON to this file."),
@@ -128,19 +128,194 @@ def play(
     _print_verdict(verdict, as_json)
 
 
+def _bot_spec(params: Optional[Path], name: Optional[str]):
+    from ocean.bots import resolve_bot
+
+    if params is not None and name is not None:
+        _fail("give --params or --name, not both")
+    try:
+        return resolve_bot(f"params:{params}" if params is not None else (name or "tunable"))
+    except ValueError as exc:
+        _fail(str(exc))
+
+
+@app.command()
+def bot(
+    params: Optional[Path] = typer.Option(None, "--params", help="Coefficient file (TOML with a [coefficients] table, e.g. from `tune export`)."),
+    name: Optional[str] = typer.Option(None, "--name", help="A panel bot (hunter-v1, ...) or policy (random, chaser, tunable)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the bot's randomness (start cell, ties)."),
+) -> None:
+    """Run a bot as a CodinGame program: map and turns on stdin, answers on stdout (for
+    `ocean referee`, cg-brutaltester or CodinGame itself). Default: the tunable bot with
+    its default coefficients."""
+    if "numba" not in sys.modules:
+        # Numba probes SciPy's BLAS when it is imported, a quarter of a second of the one
+        # a program has for its first answer; a bot never does linear algebra.
+        sys.modules["scipy"] = None
+    from ocean.program import run_program
+
+    spec = _bot_spec(params, name)
+    try:
+        run_program(spec, seed)
+    except (ValueError, IndexError) as exc:
+        _fail(f"unexpected input from the referee: {exc}")
+    except BrokenPipeError:
+        pass
+
+
+@app.command()
+def arena(
+    bots: str = typer.Option(..., "--bots", help="Comma-separated bots: panel names (hunter-v1, ...), random, chaser, tunable, params:FILE."),
+    games: int = typer.Option(200, "--games", help="Games per matchup (maps x 2: each map is played with sides swapped)."),
+    workers: int = typer.Option(1, "--workers", help="Processes playing at once."),
+    seed: int = typer.Option(1, "--seed", help="First map seed; matchups all play seeds seed .. seed + games/2 - 1."),
+    as_json: bool = typer.Option(False, "--json", help="Print the matrix and statistics as one JSON object on the last line."),
+) -> None:
+    """Round robin of paired games: win/draw/loss matrix with 95% intervals and per-bot
+    statistics (game length, surfaces, torpedo shots and hit rate, mine damage taken,
+    silences, ...)."""
+    from ocean.arena import run_arena
+    from ocean.bots import resolve_bot
+
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    if len(names) < 2:
+        _fail(f"--bots needs at least two bots separated by commas, got {bots!r}")
+    if games < 2:
+        _fail(f"--games must be at least 2 (one map, both sides), got {games}")
+    if workers < 1:
+        _fail(f"--workers must be at least 1, got {workers}")
+    _check_seed(seed)
+    _check_seed(seed + (games + 1) // 2 - 1)
+    try:
+        specs = [resolve_bot(n) for n in names]
+        report = run_arena(specs, (games + 1) // 2, seed=seed, workers=workers, progress=not as_json)
+    except ValueError as exc:
+        _fail(str(exc))
+    if as_json:
+        typer.echo(json.dumps(report))
+        return
+    _print_arena(report)
+
+
+def _print_arena(report: dict) -> None:
+    names = report["bots"]
+    width = max(len(n) for n in names) + 2
+    typer.echo(f"score of the row bot against the column bot, {report['games_per_matchup']} games each (95% interval)")
+    typer.echo(" " * width + "".join(f"{n:>22}" for n in names))
+    for a in names:
+        cells = []
+        for b in names:
+            if a == b:
+                cells.append(f"{'-':>22}")
+            else:
+                m = report["matrix"][a][b]
+                cells.append(f"{m['score']:>8.3f} [{m['ci95'][0]:.2f},{m['ci95'][1]:.2f}] ")
+        typer.echo(f"{a:<{width}}" + "".join(cells))
+    typer.echo("")
+    typer.echo(f"{'per game':<22}" + "".join(f"{n:>{width}}" for n in names))
+    for key in next(iter(report["statistics"].values())):
+        values = [report["statistics"][n][key] for n in names]
+        typer.echo(f"{key:<22}" + "".join(f"{'-' if v is None else v:>{width}}" for v in values))
+
+
+@app.command()
+def track(
+    replay: Path = typer.Option(..., "--replay", help="Replay written by `ocean referee --replay` or `ocean play --replay`."),
+    as_json: bool = typer.Option(False, "--json", help="Print per-turn rows, then the summary as one JSON object on the last line."),
+    cap: int = typer.Option(0, "--cap", help="Candidate states kept before they collapse to one per cell (default: the bots' cap)."),
+) -> None:
+    """Run both players' trackers over a recorded game: candidate cells and states, whether
+    the truth is inside, the probability of the true cell, and the update time per turn."""
+    from ocean.replay import load_replay
+    from ocean.tracking import DEFAULT_CAP, track_replay
+
+    cap = cap or DEFAULT_CAP
+    if cap < 225:
+        _fail(f"--cap must be at least 225 (one state per cell), got {cap}")
+    try:
+        report = track_replay(load_replay(replay), cap=cap)
+    except ValueError as exc:
+        _fail(str(exc))
+    if as_json:
+        for row in report["turns"]:
+            typer.echo(json.dumps(row))
+        typer.echo(json.dumps(report["summary"]))
+        return
+    typer.echo(" turn obs | safe: cells states truth p(true) | assumption: cells states truth p(true) |   µs")
+    for r in report["turns"]:
+        s, a = r["safe"], r["assumption"]
+        typer.echo(f"{r['turn']:5d} {r['observer']:3d} | {s['cells']:11d} {s['states']:6d} {'in' if s['truth_inside'] else 'LOST':>5} {s['p_true_cell']:7.3f} "
+                   f"| {a['cells']:17d} {a['states']:6d} {'in' if a['truth_inside'] else 'LOST':>5} {a['p_true_cell']:7.3f} | {r['update_us']:6.1f}")
+    for key, value in report["summary"].items():
+        typer.echo(f"{key:>34}: {value}")
+
+
+def _replay_beliefs(data: dict) -> list | None:
+    """Both players' beliefs per turn for the page's heat map; None if the replay cannot
+    be re-played by this engine (the page is still worth having without the heat map)."""
+    from ocean.tracking import replay_beliefs
+
+    try:
+        return replay_beliefs(data)
+    except ValueError as exc:
+        typer.echo(f"warning: no belief heat map: {exc}", err=True)
+        return None
+
+
+@app.command("replay")
+def replay_command(
+    file: Path = typer.Argument(..., metavar="FILE", help="Replay written by `ocean referee --replay` or `ocean play --replay`."),
+    out: Optional[Path] = typer.Option(None, "--out", help="HTML file to write (default: FILE with the .html suffix)."),
+) -> None:
+    """Write a self-contained HTML page that replays the game step by step: board, paths,
+    mines, blasts, lives, charges, orders and the trackers' beliefs. Prints the page's path."""
+    from ocean.replay import load_replay
+    from ocean.replay_html import render_replay_html
+
+    try:
+        data = load_replay(file)
+    except ValueError as exc:
+        _fail(str(exc))
+    out = out or file.with_suffix(".html")
+    if out.resolve() == file.resolve():
+        _fail(f"{out} is the replay itself; give another --out")
+    page = render_replay_html(data, _replay_beliefs(data))
+    try:
+        out.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        _fail(f"cannot write the page to {out}: {exc.strerror}")
+    typer.echo(str(out))
+
+
 @app.command()
 def bench(
     as_json: bool = typer.Option(False, "--json", help="Print the figures as one JSON object on the last line."),
-    games: int = typer.Option(20000, "--games", help="Games to play for the throughput figures."),
+    games: Optional[int] = typer.Option(None, "--games", help="Games to play (default: 20000; 400 per matchup with --tracking)."),
     skip_startup: bool = typer.Option(False, "--skip-startup", help="Do not measure cold compile and warm start."),
+    tracking: bool = typer.Option(False, "--tracking", help="Measure the opponent trackers instead of the engine."),
+    bots: bool = typer.Option(False, "--bots", help="Measure the bots: decision time per panel bot, tunable-vs-panel games per second, `ocean bot` start-up."),
 ) -> None:
     """Measure the engine: player-turns and games per second on one core with random
-    legal bots, map generation rate, cold compile time and warm start time."""
-    from ocean.bench import run_bench
-
+    legal bots, map generation rate, cold compile time and warm start time. With
+    --tracking: candidate cells after 10/20/40 turns and tracker update cost. With --bots:
+    decision time per bot and tunable-vs-panel games per second."""
+    if tracking and bots:
+        _fail("choose one of --tracking and --bots")
+    games = games if games is not None else (400 if tracking else 200 if bots else 20000)
     if games < 10:
         _fail(f"--games must be at least 10, got {games}")
-    figures = run_bench(games=games, startup=not skip_startup, progress=not as_json)
+    if bots:
+        from ocean.bench import run_bots_bench
+
+        figures = run_bots_bench(games=games, progress=not as_json)
+    elif tracking:
+        from ocean.tracking.bench import run_tracking_bench
+
+        figures = run_tracking_bench(games=games, progress=not as_json)
+    else:
+        from ocean.bench import run_bench
+
+        figures = run_bench(games=games, startup=not skip_startup, progress=not as_json)
     if as_json:
         typer.echo(json.dumps(figures))
         return

@@ -7,7 +7,7 @@ import numpy as np
 from ocean import _match
 from ocean import _rules
 from ocean.board import build_board
-from ocean.bots import bot_kind
+from ocean.bots import resolve_bot
 from ocean.constants import ACTION_FIELDS, MAX_LINE_ACTIONS, MAX_PLAYER_TURNS, WIDTH
 from ocean.game import Game
 from ocean.maps import generate_map, validate_seed
@@ -27,12 +27,14 @@ def play_with_replay(seed: int, bots: tuple[str, str], game_seed: int | None = N
     its lines are replayed as text through the protocol; a mismatch is an engine bug."""
     seed = validate_seed(seed)
     game_seed = seed if game_seed is None else validate_seed(game_seed)
-    kinds = np.array([bot_kind(b) for b in bots], dtype=np.int64)
+    specs = [resolve_bot(b) for b in bots]
+    kinds = np.array([s.kind for s in specs], dtype=np.int64)
+    coefs = np.stack([s.vector() for s in specs])
     board = build_board(generate_map(seed))
     state = _rules.new_state()
     log = np.zeros((MAX_PLAYER_TURNS, MAX_LINE_ACTIONS, ACTION_FIELDS), dtype=np.int64)
     counts = np.zeros(MAX_PLAYER_TURNS + 2, dtype=np.int64)
-    turns = _match.play_game(board, kinds, np.int64(game_seed), state, log, counts)
+    turns = _match.play_game(board, kinds, coefs, np.int64(game_seed), state, log, counts)
 
     game = Game(seed)
     recorder = ReplayRecorder(game, list(bots))

@@ -20,7 +20,7 @@ from ocean.constants import (
 )
 
 __all__ = ["parse_line", "parse_start", "format_line", "init_lines", "turn_input", "summary_text",
-           "java_trim", "java_parse_int"]
+           "parse_summary", "java_trim", "java_parse_int"]
 
 _JAVA_BLANKS = "".join(chr(i) for i in range(0x21))  # String.trim strips every char <= U+0020
 _START_ANSWER = re.compile(r"[0-9]{1,2} [0-9]{1,2}")
@@ -202,6 +202,33 @@ def summary_text(state: np.ndarray, player: int) -> str:
         elif kind == ACT_MINE:
             parts.append("MINE")
     return "|".join(parts) if parts else "NA"
+
+
+def parse_summary(text: str) -> np.ndarray:
+    """The opponent's orders as a program receives them (``summary_text``) back into
+    (kind, a, b) rows; ValueError on anything the referee would not have written."""
+    text = text.strip()
+    rows = []
+    if text != "NA":
+        for piece in text.split("|"):
+            words = piece.split(" ")
+            kind = _WORD_KIND.get(words[0], -1)
+            arity = {ACT_MOVE: 1, ACT_SURFACE: 1, ACT_TORPEDO: 2, ACT_TRIGGER: 2, ACT_SONAR: 1,
+                     ACT_SILENCE: 0, ACT_MINE: 0}.get(kind, -1)
+            if arity < 0 or len(words) != arity + 1:
+                raise ValueError(f"not an order summary: {piece!r}")
+            if kind == ACT_MOVE:
+                d = _direction(words[1])
+                if d < 0:
+                    raise ValueError(f"not an order summary: {piece!r}")
+                rows.append((kind, d, 0))
+            else:
+                try:
+                    args = [int(w) for w in words[1:]]
+                except ValueError:
+                    raise ValueError(f"not an order summary: {piece!r}") from None
+                rows.append((kind, *(args + [0, 0])[:2]))
+    return np.array(rows, dtype=np.int64).reshape(-1, 3)
 
 
 def turn_input(state: np.ndarray, player: int) -> list[str]:

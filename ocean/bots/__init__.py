@@ -1,17 +1,77 @@
-"""In-process bots, by name."""
-from ocean.bots._baselines import BOT_CHASER, BOT_RANDOM
+"""In-process bots: policies, their coefficients, and bots by name.
 
-__all__ = ["BASELINE_BOTS", "bot_kind"]
+A bot is a ``BotSpec``: a policy (compiled kernel) plus, for the tunable policy, a full
+coefficient set. ``resolve_bot`` takes a policy name (``random``, ``chaser``,
+``tunable`` with the default coefficients), a frozen panel bot (``hunter-v1``, or
+``hunter`` for its latest version), or ``params:FILE`` (the tunable policy with that
+file's coefficients). ``panel(name)`` lists a named panel's bots.
+"""
+from __future__ import annotations
 
-BASELINE_BOTS = {
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ocean.bots import coefficients
+from ocean.bots._baselines import BOT_CHASER, BOT_RANDOM, BOT_TUNABLE
+from ocean.bots.panel import latest_version, panel_bots, panel_members, panel_names
+
+__all__ = ["BotSpec", "POLICIES", "BASELINE_BOTS", "PANELS", "bot_kind", "resolve_bot", "panel",
+           "known_bot_names", "coefficients"]
+
+POLICIES = {
     "random": BOT_RANDOM,  # a random legal line every turn
     "chaser": BOT_CHASER,  # moves towards the opponent's likely cells and fires at them
+    "tunable": BOT_TUNABLE,  # scores every sensible line with the coefficients (bots/_tunable.py)
 }
+BASELINE_BOTS = ("random", "chaser")
+PANELS = tuple(panel_names())
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot that compiled game loops can run: its policy and its coefficients."""
+
+    name: str
+    policy: str
+    params: dict = field(default_factory=coefficients.defaults)
+
+    @property
+    def kind(self) -> int:
+        return POLICIES[self.policy]
+
+    def vector(self) -> np.ndarray:
+        """Coefficients in registry order, as the kernels read them."""
+        return coefficients.vector(self.params)
+
+
+def known_bot_names() -> list[str]:
+    """Every name ``resolve_bot`` takes, but ``params:FILE``."""
+    return list(POLICIES) + list(panel_bots())
+
+
+def resolve_bot(name: str) -> BotSpec:
+    """A bot by name (see the module doc). Raises ValueError with one line otherwise."""
+    if name.startswith("params:"):
+        path = Path(name[len("params:"):])
+        params = coefficients.load_params(path)  # ParamsError is a ValueError
+        return BotSpec(path.stem, "tunable", params)
+    if name in POLICIES:
+        return BotSpec(name, name)
+    bots = panel_bots()
+    full = name if name in bots else latest_version(name)
+    if full is None:
+        raise ValueError(f"unknown bot {name!r}; choose one of: {', '.join(known_bot_names())}, or params:FILE")
+    bot = bots[full]
+    return BotSpec(full, bot["policy"], dict(bot["params"]) if bot["params"] else coefficients.defaults())
+
+
+def panel(name: str = "default") -> list[BotSpec]:
+    """The bots of a named panel (ocean/data/panels.toml)."""
+    return [resolve_bot(member) for member in panel_members(name)]
 
 
 def bot_kind(name: str) -> int:
-    """Kernel id of an in-process bot, with a one-line error naming the choices."""
-    try:
-        return BASELINE_BOTS[name]
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r}; choose one of: {', '.join(BASELINE_BOTS)}") from None
+    """Kernel id of a bot by name, with a one-line error naming the choices."""
+    return resolve_bot(name).kind

@@ -18,6 +18,7 @@ from ocean.constants import (
 
 BOT_RANDOM = 0
 BOT_CHASER = 1
+BOT_TUNABLE = 2
 MEM_SIZE = 2 * CELLS + 8
 
 # Chaser memory: candidate opponent cells (1/0) at [0, CELLS), scratch at [CELLS, 2*CELLS),
@@ -153,7 +154,13 @@ def random_turn(state, board, p, mem, rng, out):
                 n = _emit(out, n, ACT_TORPEDO, t % WIDTH, t // WIDTH)
                 break
     if state[base + S.CHARGE + MINE] >= 3 and (bits >> 52) & 1:
-        n = _emit(out, n, ACT_MINE, (bits >> 53) & 3, 0)
+        spots = 0  # directions where a mine can go: water without one of ours
+        for d in range(4):
+            t = board[STEP + cell * 4 + d]
+            if t >= 0 and not ((state[base + S.MINES_ACTIVE + (t >> 6)] | state[base + S.MINES_FRESH + (t >> 6)]) >> (t & 63)) & 1:
+                spots |= 1 << d
+        if spots != 0:
+            n = _emit(out, n, ACT_MINE, _random_direction(bits, 16, spots), 0)
     if state[base + S.CHARGE + SONAR] >= 4 and (bits >> 55) & 1:
         n = _emit(out, n, ACT_SONAR, 1 + _field_below(bits, 32, 9), 0)
     if ((bits >> 56) & 3) == 0:
@@ -320,20 +327,3 @@ def chaser_turn(state, board, p, mem, rng, out):
         mem[_LAST_SONAR] = best_sector
         n = _emit(out, n, ACT_SONAR, best_sector, 0)
     return n
-
-
-@kernel
-def bot_reset(kind, board, mem):
-    """Prepare a bot's memory for a new game."""
-    mem[:] = 0
-    if kind == BOT_CHASER:
-        chaser_reset(board, mem)
-
-
-@inline_kernel
-def bot_turn(kind, state, board, p, mem, rng, out):
-    """Encoded line of bot ``kind`` for player p; returns the number of rows in ``out``."""
-    if kind == BOT_CHASER:
-        return chaser_turn(state, board, p, mem, rng, out)
-    return random_turn(state, board, p, mem, rng, out)
-

@@ -31,6 +31,8 @@ def test_map_count_prints_one_line_per_seed_including_the_64_bit_edge():
     (["map", "--seed", "1", "--count", "0"], "--count"),
     (["map", "--seed", str(2**63 - 1), "--count", "2"], "64-bit"),
     (["play", "--seed", "1", "--p0", "nobody"], "random"),
+    (["bench", "--bots", "--tracking"], "one of"),
+    (["bench", "--games", "3"], "--games"),
 ])
 def test_bad_input_gets_one_line_and_exit_code_2(args, words):
     result = _ocean(*args, check=False)
@@ -55,6 +57,25 @@ def test_bench_json_reports_the_figures():
     assert figures["player_turns"] >= 200
 
 
+def test_bench_tracking_reports_candidate_cells_and_update_cost():
+    figures = json.loads(_ocean("bench", "--tracking", "--games", "12", "--json").stdout.splitlines()[-1])
+    for matchup in ("random_vs_random", "chaser_vs_random"):
+        assert figures[matchup]["truth_lost_safe"] == 0
+        assert figures[matchup]["median_candidate_cells"]["turn_10"] > 0
+        assert 0 < figures[matchup]["update_us"]["p50"] <= figures[matchup]["update_us"]["p99"]
+    assert figures["silence_every_turn"]["truth_lost_safe"] == 0
+    assert figures["updates_at_cap"]["count"] > 0  # the stress walk does reach the cap
+
+
+def test_bench_bots_reports_decision_times_and_game_rates():
+    figures = json.loads(_ocean("bench", "--bots", "--games", "10", "--json").stdout.splitlines()[-1])
+    assert set(figures["decision_time"]) >= {"tunable", "random-v1", "chaser-v1", "hunter-v1", "stealth-v1",
+                                             "miner-v1", "balanced-v1"}
+    assert all(v["mean_us"] > 0 and v["p99_us"] >= v["mean_us"] * 0.5 for v in figures["decision_time"].values())
+    assert figures["tunable_vs_panel_games_per_s_overall"] > 0
+    assert figures["bot_program_startup_s"] > 0
+
+
 def test_help_is_available_on_every_command():
-    for command in ("map", "referee", "play", "bench"):
+    for command in ("map", "referee", "play", "bench", "track", "bot", "arena", "replay"):
         assert "Usage" in _ocean(command, "--help").stdout

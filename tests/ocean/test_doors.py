@@ -5,6 +5,7 @@ import pytest
 
 from ocean import _match, _rules
 from ocean.board import build_board
+from ocean.bots.coefficients import vector
 from ocean.constants import ACTION_FIELDS, MAX_LINE_ACTIONS, MAX_PLAYER_TURNS, WIDTH
 from ocean.game import Game
 from ocean.maps import generate_map
@@ -17,7 +18,8 @@ def _text_replay_matches(seed: int, kinds: tuple[int, int], game_seed: int) -> s
     state = _rules.new_state()
     log = np.zeros((MAX_PLAYER_TURNS, MAX_LINE_ACTIONS, ACTION_FIELDS), dtype=np.int64)
     counts = np.zeros(MAX_PLAYER_TURNS + 2, dtype=np.int64)
-    turns = _match.play_game(board, np.array(kinds, dtype=np.int64), np.int64(game_seed), state, log, counts)
+    coefs = np.stack([vector(), vector()])
+    turns = _match.play_game(board, np.array(kinds, dtype=np.int64), coefs, np.int64(game_seed), state, log, counts)
     game = Game(seed)
     game.start(*(f"{int(c) % WIDTH} {int(c) // WIDTH}" for c in counts[MAX_PLAYER_TURNS:]))
     t = 0

@@ -1,0 +1,107 @@
+"""Paired games between two in-process bots, as tables a study or an arena can store.
+
+Each seed is one map (the referee's map for that seed) played twice with sides swapped,
+same game seed: the two games of a pair differ only by who sits where, which cancels most
+of the map's luck out of a comparison (common random numbers).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ocean import _match
+from ocean import _state as S
+from ocean.board import BOARD_SIZE, build_board_kernel
+from ocean.bots import BotSpec
+from ocean.constants import END_REASONS
+from ocean.maps import generate_island_kernel, validate_seed
+
+__all__ = ["PairResults", "play_pairs", "boards_for_seeds", "STAT_NAMES"]
+
+STAT_NAMES = S.STAT_NAMES
+
+
+def boards_for_seeds(seeds) -> np.ndarray:
+    """One board row per map seed (build once, replay many times)."""
+    seeds = [validate_seed(int(s)) for s in seeds]
+    boards = np.empty((len(seeds), BOARD_SIZE), dtype=np.int64)
+    for i, seed in enumerate(seeds):
+        boards[i] = build_board_kernel(generate_island_kernel(np.int64(seed)))
+    return boards
+
+
+@dataclass
+class PairResults:
+    """Results of ``play_pairs``: row 2i is seed i with bot A as player 0, row 2i+1 the
+    same map with A as player 1. ``table`` columns: see ``_match.PAIR_*``."""
+
+    seeds: np.ndarray
+    table: np.ndarray
+    player_turns: int
+
+    def __len__(self) -> int:
+        return len(self.table)
+
+    @property
+    def a_side(self) -> np.ndarray:
+        return self.table[:, _match.PAIR_A_SIDE]
+
+    @property
+    def winner(self) -> np.ndarray:
+        return self.table[:, _match.PAIR_WINNER]
+
+    def score_a(self) -> np.ndarray:
+        """Per game: 1 if A won, 0.5 for a draw, 0 if A lost."""
+        w = self.winner
+        return np.where(w == -1, 0.5, (w == self.a_side).astype(float))
+
+    def lives(self, bot: int) -> np.ndarray:
+        """Lives left at the end for bot 0 (A) or 1 (B); -1 if it was disqualified."""
+        side = self.a_side if bot == 0 else 1 - self.a_side
+        return np.where(side == 0, self.table[:, _match.PAIR_LIFE0], self.table[:, _match.PAIR_LIFE1])
+
+    def stats(self, bot: int) -> dict[str, np.ndarray]:
+        """Per-game statistics of bot 0 (A) or 1 (B), by name (``STAT_NAMES``)."""
+        side = self.a_side if bot == 0 else 1 - self.a_side
+        out = {}
+        for k, name in enumerate(STAT_NAMES):
+            p0 = self.table[:, _match.PAIR_STATS + k]
+            p1 = self.table[:, _match.PAIR_STATS + S.STATS_COUNT + k]
+            out[name] = np.where(side == 0, p0, p1)
+        return out
+
+    def rows(self) -> list[dict]:
+        """One dict per game: seed, side of A, winner as 'a'/'b'/'draw', lives, turns, end
+        reason and each bot's statistics prefixed a_/b_."""
+        out = []
+        score = self.score_a()
+        la, lb = self.lives(0), self.lives(1)
+        sa, sb = self.stats(0), self.stats(1)
+        for i in range(len(self.table)):
+            row = {
+                "seed": int(self.seeds[i // 2]),
+                "a_side": int(self.a_side[i]),
+                "winner": "draw" if score[i] == 0.5 else ("a" if score[i] == 1 else "b"),
+                "a_lives": int(la[i]),
+                "b_lives": int(lb[i]),
+                "turns": int(self.table[i, _match.PAIR_TURNS]),
+                "end": END_REASONS[int(self.table[i, _match.PAIR_END])],
+            }
+            row.update({f"a_{k}": int(v[i]) for k, v in sa.items()})
+            row.update({f"b_{k}": int(v[i]) for k, v in sb.items()})
+            out.append(row)
+        return out
+
+
+def play_pairs(a: BotSpec, b: BotSpec, seeds, boards: np.ndarray | None = None) -> PairResults:
+    """Play every seed twice, sides swapped, between bots A and B. A pure function of
+    (a, b, seeds): a retried batch gives the identical table."""
+    seeds = np.asarray([validate_seed(int(s)) for s in seeds], dtype=np.int64)
+    if boards is None:
+        boards = boards_for_seeds(seeds)
+    kinds = np.array([a.kind, b.kind], dtype=np.int64)
+    coefs = np.stack([a.vector(), b.vector()])
+    table = np.zeros((2 * len(seeds), _match.PAIR_COLUMNS), dtype=np.int64)
+    turns = _match.play_pairs(boards, kinds, coefs, seeds, table)
+    return PairResults(seeds=seeds, table=table, player_turns=int(turns))

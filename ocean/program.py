@@ -1,0 +1,118 @@
+"""``ocean bot``: an in-process bot as a CodinGame program on stdin/stdout.
+
+The program keeps a shadow of the game state: its own submarine exactly (it plays its
+own lines through the rules), the opponent's life and orders as the input shows them.
+The bot kernels read the shadow as they read the real state in compiled games, so the
+same bot plays the same way through either door.
+"""
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+import numpy as np
+
+from ocean import _rules
+from ocean._jit import kernel
+from ocean import _state as S
+from ocean.board import build_board
+from ocean.bots import BotSpec
+from ocean.bots._baselines import random_start, seed_rng
+from ocean.bots._dispatch import MEM_SIZE, bot_reset, bot_turn
+from ocean.constants import ACTION_FIELDS, MAX_LINE_ACTIONS, POWER_COST, SONAR_NA, SONAR_NO, SONAR_YES, WIDTH
+from ocean.maps import parse_rows
+from ocean.protocol import format_line, parse_summary
+
+__all__ = ["run_program"]
+
+_FAR = -1000  # the opponent's cell in the shadow: out of reach of every blast
+
+
+@kernel
+def _begin(board, kind, seed, me, rng, mem, state):
+    """Seed the bot, pick its start cell, reset its memory and the shadow state."""
+    seed_rng(rng, seed * 2 + me)
+    start = random_start(board, rng)
+    bot_reset(kind, board, mem)
+    _rules.start_game(state, board, start, 0, start, 0)
+    opp = S.player_base(1 - me)
+    state[opp + S.CELL] = _FAR
+    for w in range(4):
+        state[opp + S.VISITED + w] = 0
+    return start
+
+
+@kernel
+def _turn(kind, state, board, me, mem, rng, out, coefs):
+    """One decision on the shadow, then our line played on it as the referee will."""
+    n = bot_turn(kind, state, board, me, mem, rng, out, coefs)
+    state[S.END] = 0
+    state[S.ACTIONS] = 0
+    state[S.player_base(1 - me) + S.CELL] = _FAR
+    _rules.play_line(state, board, out, n, np.zeros((0, S.STATE_SIZE + 4), dtype=np.int64))
+    return n
+
+
+def _read_turn(state: np.ndarray, me: int, lines: list[str]) -> None:
+    """Take the three turn lines into the shadow: our cell, lives, charges and sonar
+    answer; the opponent's life and orders."""
+    fields = [int(v) for v in lines[0].split()]
+    x, y, my_life, opp_life = fields[:4]
+    mine, theirs = S.player_base(me), S.player_base(1 - me)
+    cell = y * WIDTH + x
+    if state[mine + S.CELL] != cell:
+        state[mine + S.CELL] = cell  # only if a line of ours was not played as sent
+        state[mine + S.VISITED + (cell >> 6)] |= np.int64(1) << (cell & 63)
+    state[mine + S.LIFE] = my_life
+    for k in range(4):
+        state[mine + S.CHARGE + k] = POWER_COST[k] - fields[4 + k]
+    sonar = lines[1].strip()
+    state[mine + S.SONAR_RESULT] = SONAR_YES if sonar == "Y" else SONAR_NO if sonar == "N" else SONAR_NA
+    state[theirs + S.LIFE] = opp_life
+    rows = parse_summary(lines[2])
+    state[theirs + S.SUMMARY_COUNT] = len(rows)
+    state[theirs + S.SUMMARY:theirs + S.SUMMARY + 3 * len(rows)] = rows.reshape(-1)
+    state[S.ACTIVE] = me
+    state[S.TURN] += 1
+
+
+def _read_line(stdin: TextIO) -> str:
+    line = stdin.readline()
+    if not line:
+        raise EOFError
+    return line
+
+
+def run_program(spec: BotSpec, seed: int = 0, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
+    """Play one game as a CodinGame program; returns the number of turns answered."""
+    try:
+        _, height, me = (int(v) for v in _read_line(stdin).split())
+        rows = [_read_line(stdin).rstrip("\r\n") for _ in range(height)]
+    except EOFError:
+        return 0
+    board = build_board(parse_rows(rows))
+    kind = spec.kind
+    coefs = spec.vector()
+    mem = np.empty(MEM_SIZE, dtype=np.int64)
+    state = np.zeros(S.STATE_SIZE, dtype=np.int64)
+    rng = np.empty(1, dtype=np.uint64)
+    out = np.zeros((MAX_LINE_ACTIONS, ACTION_FIELDS), dtype=np.int64)
+    # Load every compiled kernel of a turn now, inside the first answer's 1000 ms, so
+    # that no later answer pays for it: one throwaway decision on a throwaway shadow.
+    start = _begin(board, kind, np.int64(seed), me, rng, mem, state)
+    _read_turn(state, me, [f"{start % WIDTH} {start // WIDTH} 6 6 3 4 6 3", "NA", "NA"])
+    _turn(kind, state, board, me, mem, rng, out, coefs)
+    start = _begin(board, kind, np.int64(seed), me, rng, mem, state)
+    stdout.write(f"{start % WIDTH} {start // WIDTH}\n")
+    stdout.flush()
+    turns = 0
+    while True:
+        try:
+            lines = [_read_line(stdin) for _ in range(3)]
+        except EOFError:
+            return turns
+        _read_turn(state, me, lines)
+        n = _turn(kind, state, board, me, mem, rng, out, coefs)
+        stdout.write(format_line(out, n) + "\n")
+        stdout.flush()
+        turns += 1

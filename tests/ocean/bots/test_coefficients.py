@@ -1,0 +1,76 @@
+"""The coefficient registry: one source of truth, strict files, exact round trips."""
+import math
+
+import pytest
+
+from ocean.bots import coefficients as C
+
+
+def test_registry_entries_are_sane():
+    assert len(set(C.NAMES)) == len(C.NAMES)
+    for c in C.COEFFICIENTS:
+        assert c.low <= c.default <= c.high, c.name
+        assert c.meaning and c.name.islower()
+        if c.log:
+            assert c.low > 0
+        if c.integer:
+            assert float(c.default).is_integer()
+    required = {"silence_cost", "surface_cost", "torpedo_hit_threshold", "trigger_hit_threshold", "stealth_weight",
+                "space_weight", "mine_danger_weight", "retaliation_weight", "discount", "mine_spacing",
+                "sonar_window", "engage_distance"}
+    assert required <= set(C.NAMES)
+
+
+def test_save_and_load_round_trip_exactly(tmp_path):
+    values = {c.name: c.low + (c.high - c.low) / 3 if not c.integer else int(c.high) for c in C.COEFFICIENTS}
+    path = tmp_path / "bot.toml"
+    C.save_params(values, path, provenance={"study": "x \"quoted\"", "trial": 3, "ci95": [0.5, 0.6]})
+    loaded = C.load_params(path)
+    assert loaded == C.validate(values)
+    assert list(C.vector(loaded)) == [loaded[n] for n in C.NAMES]
+    assert C.from_vector(C.vector(loaded)) == loaded
+
+
+@pytest.mark.parametrize("table, words", [
+    ({"silence_costt": 1.0}, "unknown coefficient 'silence_costt'"),
+    ({"discount": 2.0}, "discount = 2 is out of bounds"),
+    ({"discount": float("nan")}, "out of bounds"),
+    ({"discount": "high"}, "not a number"),
+    ({"discount": True}, "not a number"),
+    ({"mine_spacing": 2.5}, "not whole"),
+])
+def test_bad_values_are_refused_with_the_key_and_the_range(tmp_path, table, words):
+    values = dict(C.defaults())
+    values.update(table)
+    if "silence_costt" in table:
+        values.pop("silence_cost")
+    with pytest.raises(C.ParamsError) as err:
+        C.validate(values, where="bot.toml")
+    message = str(err.value)
+    assert words in message and "\n" not in message and message.startswith("bot.toml: ")
+    if "bounds" in words or "number" in words:
+        assert "[" in message and "]" in message
+
+
+def test_files_missing_a_coefficient_or_the_table_are_refused(tmp_path):
+    values = C.defaults()
+    path = tmp_path / "bot.toml"
+    C.save_params(values, path)
+    text = path.read_text().replace("discount = ", "# discount = ")
+    path.write_text(text)
+    with pytest.raises(C.ParamsError, match="missing coefficient 'discount'"):
+        C.load_params(path)
+    path.write_text("discount = 0.9\n")
+    with pytest.raises(C.ParamsError, match=r"no \[coefficients\] table"):
+        C.load_params(path)
+    path.write_text("[coefficients\n")
+    with pytest.raises(C.ParamsError, match="not valid TOML"):
+        C.load_params(path)
+    with pytest.raises(C.ParamsError, match="cannot read"):
+        C.load_params(tmp_path / "nope.toml")
+
+
+def test_partial_sets_take_defaults_only_when_asked():
+    full = C.validate({"discount": 0.9}, partial=True)
+    assert full["discount"] == 0.9 and full["silence_cost"] == C.defaults()["silence_cost"]
+    assert math.isclose(sum(full.values()) - 0.9, sum(C.defaults().values()) - C.defaults()["discount"])

@@ -1,2 +1,10 @@
 """The tuning service: Optuna studies over the bot's coefficients, played by Ray workers and
-stored in SQL. Built on ``ocean``; ``ocean`` never imports it. (Arrives with the tuning issue.)"""
+stored in SQL. Built on ``ocean``; ``ocean`` never imports it.
+
+Modules, one job each: ``spec`` (study files), ``space`` (search space), ``panel``
+(opponents), ``storage`` (database URLs, opening), ``records`` (our tables), ``gamestore``
+(their reads and writes), ``stats`` (intervals over pairs), ``pruning`` (sequential test),
+``evaluation`` (batches and scores of a trial), ``worker`` (the Ray task), ``pool`` (tasks in
+flight), ``cluster`` (joining Ray), ``study`` (create/open), ``runner`` (the ask/tell driver),
+``validation``, ``status``, ``export``, ``bench`` and ``cli`` (the ``tune`` command).
+"""

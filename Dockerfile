@@ -1,0 +1,25 @@
+# One image for every service of docker-compose.yml: the Ray head, the Ray workers, the driver
+# (tune launch/resume) and optuna-dashboard.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PIP_NO_CACHE_DIR=1 \
+    RAY_USAGE_STATS_ENABLED=0 \
+    NUMBA_CACHE_DIR=/opt/ocean-cache
+
+# An unprivileged user runs everything.
+RUN useradd --create-home --uid 1000 lab
+WORKDIR /lab
+
+COPY pyproject.toml README.md ./
+COPY ocean ./ocean
+COPY tuning ./tuning
+COPY studies ./studies
+RUN pip install . && mkdir -p "$NUMBA_CACHE_DIR" && chown -R lab:lab /lab "$NUMBA_CACHE_DIR"
+
+USER lab
+# Compile the engine once into the image's cache, so no worker pays the cold compile.
+RUN python -c "from ocean.bots import resolve_bot, BotSpec, coefficients; from ocean.match import play_pairs; \
+play_pairs(BotSpec('warm', 'tunable', coefficients.defaults()), resolve_bot('chaser'), [1])"
+
+CMD ["tune", "--help"]

@@ -1,0 +1,93 @@
+"""Test doubles: a tiny study, and an in-process pool whose games are synthetic.
+
+The fake pool lets scheduler, pruning and resume logic be tested fast and deterministically
+without Ray: a game's winner is drawn from a hash of (trial params, seed, side), with a win
+probability the test chooses from the trial's coefficients.
+"""
+from __future__ import annotations
+
+import hashlib
+from collections import deque
+from typing import Callable, Mapping
+
+from tuning.pool import Batch
+from tuning.records import STATS
+from tuning.worker import BatchResult
+
+
+def tiny_spec_dict(**overrides) -> dict:
+    data = {
+        "name": "tiny",
+        "n_trials": 3,
+        "trials_in_flight": 2,
+        "panel": ["random", "chaser"],
+        "seed_bank": {"start": 100, "count": 4},
+        "batch_pairs": 2,
+        "search": {"silence_cost": {}, "stealth_weight": {"low": 0.01, "log": True}, "mine_spacing": 4},
+        "sampler": {"kind": "random", "seed": 3},
+        "pruning": {"enabled": True, "alpha": 0.05, "min_pairs": 4},
+        "validation": {"seeds": {"start": 5000, "count": 10}, "games": 4, "top_k": 1},
+    }
+    data.update(overrides)
+    return data
+
+
+def _u(*parts) -> float:
+    digest = hashlib.sha256(repr(parts).encode()).digest()
+    return int.from_bytes(digest[:8], "big") / 2**64
+
+
+def fake_rows(params: Mapping[str, float], opponent: str, seeds, p_win: float) -> list[dict]:
+    rows = []
+    for seed in seeds:
+        for side in (0, 1):
+            u = _u(tuple(sorted(params.items())), opponent, seed, side)
+            winner = "a" if u < p_win else ("draw" if u < p_win + 0.02 else "b")
+            row = {"seed": seed, "a_side": side, "winner": winner, "a_lives": 3 if winner == "a" else 0,
+                   "b_lives": 0 if winner == "a" else 3, "turns": 100 + seed % 50, "end": "life"}
+            row.update({f"a_{s}": 1 for s in STATS})
+            row.update({f"b_{s}": 2 for s in STATS})
+            rows.append(row)
+    return rows
+
+
+class FakePool:
+    """The ``BatchPool`` interface, played in-process: ``wait`` finishes the oldest batch."""
+
+    def __init__(self, capacity: int = 3, p_win: Callable[[Mapping[str, float]], float] = lambda p: 0.5,
+                 fail_trials: set[int] = frozenset()) -> None:
+        self.capacity = capacity
+        self.p_win = p_win
+        self.fail_trials = set(fail_trials)
+        self._queue: deque[tuple[Batch, dict]] = deque()
+        self.submitted: list[Batch] = []
+        self.cancelled: list[int] = []
+
+    def __len__(self) -> int:
+        return len(self._queue)
+
+    @property
+    def full(self) -> bool:
+        return len(self._queue) >= self.capacity
+
+    def submit(self, batch: Batch, params) -> None:
+        self._queue.append((batch, dict(params)))
+        self.submitted.append(batch)
+
+    def wait(self, timeout):
+        if not self._queue:
+            return []
+        batch, params = self._queue.popleft()
+        if batch.trial in self.fail_trials:
+            return [(batch, RuntimeError("engine exploded\nValueError: bad kernel"))]
+        rows = fake_rows(params, batch.opponent.name, batch.seeds, self.p_win(params))
+        return [(batch, BatchResult(rows, 0.001 * len(rows), 100 * len(rows), "fake:1"))]
+
+    def trials(self) -> set[int]:
+        return {b.trial for b, _ in self._queue}
+
+    def cancel_trial(self, trial: int) -> int:
+        before = len(self._queue)
+        self._queue = deque((b, p) for b, p in self._queue if b.trial != trial)
+        self.cancelled.append(trial)
+        return before - len(self._queue)

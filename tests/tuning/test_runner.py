@@ -1,0 +1,217 @@
+"""The ask/tell driver on real databases with a fake in-process pool: targets, stored games,
+pruning, failures, interruption and adoption of trials whose driver died."""
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+from optuna.trial import TrialState
+
+from ocean.bots import coefficients
+from tests.tuning.fakes import FakePool, fake_rows, tiny_spec_dict
+from tuning.errors import TuningError
+from tuning.evaluation import summarize
+from tuning.runner import StudyRunner
+from tuning.spec import parse_spec
+from tuning.study import create_study, open_study
+
+DEFAULT_SILENCE = coefficients.defaults()["silence_cost"]
+
+
+def _study(url, **overrides):
+    return create_study(parse_spec(tiny_spec_dict(**overrides)), url)
+
+
+def test_a_study_runs_to_its_target_and_stores_every_game(any_url):
+    handle = _study(any_url)
+    try:
+        pool = FakePool(capacity=3, p_win=lambda p: 0.2 + 0.2 * p["silence_cost"])
+        progress = []
+        report = StudyRunner(handle, pool=pool, progress=progress.append).run()
+        trials = handle.trials()
+        assert report.complete == 3 and [t.state for t in trials] == [TrialState.COMPLETE] * 3
+        assert report.games == handle.games.count_games() == 3 * 2 * 4 * 2
+        assert trials[0].user_attrs["reference"] == "defaults"
+        assert trials[0].params == {"silence_cost": DEFAULT_SILENCE,
+                                    "stealth_weight": coefficients.defaults()["stealth_weight"]}
+        for t in trials:
+            scores = handle.games.pair_scores(t.number, "train")
+            estimate, per = summarize(scores, ["random", "chaser"])
+            assert t.value == pytest.approx(estimate.mean)
+            assert t.user_attrs["score_low"] <= t.value <= t.user_attrs["score_high"]
+            assert set(t.user_attrs["per_opponent"]) == {"random", "chaser"}
+            assert t.user_attrs["games"] == 16 and t.user_attrs["storage_seconds"] > 0
+            assert t.intermediate_values  # running score reported after each batch
+        assert handle.games.leases(range(3)) == {}  # every lease released
+        assert progress[-1].trials_done == 3 and progress[-1].games_done == 48
+    finally:
+        handle.close()
+
+
+def test_batches_alternate_opponents_and_every_trial_plays_the_same_seeds(sqlite_url):
+    handle = _study(sqlite_url)
+    try:
+        pool = FakePool(capacity=2)
+        StudyRunner(handle, pool=pool).run()
+        first = [b for b in pool.submitted if b.trial == 0]
+        assert [b.opponent.name for b in first] == ["random", "chaser", "random", "chaser"]
+        for number in range(3):
+            assert sorted(s for b in pool.submitted if b.trial == number for s in b.seeds) == [100, 100, 101, 101,
+                                                                                                102, 102, 103, 103]
+    finally:
+        handle.close()
+
+
+def test_clearly_worse_trials_are_pruned_and_their_saved_games_counted(any_url):
+    handle = _study(any_url, n_trials=4, seed_bank={"start": 100, "count": 40}, batch_pairs=5,
+                    pruning={"enabled": True, "alpha": 0.05, "min_pairs": 10})
+    try:
+        pool = FakePool(capacity=2, p_win=lambda p: 0.95 if p["silence_cost"] == DEFAULT_SILENCE else 0.05)
+        report = StudyRunner(handle, pool=pool).run()
+        pruned = handle.trials(TrialState.PRUNED)
+        assert [t.number for t in handle.trials(TrialState.COMPLETE)] == [0]
+        assert len(pruned) == 3 and report.pruned == 3
+        full = 2 * 40 * 2
+        for t in pruned:
+            played = handle.games.games_by_trial("train")[t.number]
+            assert t.user_attrs["games_saved"] == full - t.user_attrs["games"] > 0
+            assert played >= t.user_attrs["games"]  # late batches may still land; they are stored
+            assert t.user_attrs["pruned_against"]["incumbent"] == 0
+            assert t.user_attrs["pruned_against"]["p_value"] < 0.05
+        assert report.games_saved == sum(t.user_attrs["games_saved"] for t in pruned)
+        assert set(pool.cancelled) == {t.number for t in pruned}
+    finally:
+        handle.close()
+
+
+def test_the_reference_trial_is_never_pruned(sqlite_url):
+    handle = _study(sqlite_url, n_trials=2, seed_bank={"start": 100, "count": 40}, batch_pairs=5,
+                    pruning={"enabled": True, "min_pairs": 4})
+    try:
+        reference = handle.study.ask(handle.space.distributions)  # trial 0, left RUNNING with no lease
+        strong = handle.study.ask(handle.space.distributions)
+        params = handle.space.full_params(strong.params)
+        for opponent in ("random", "chaser"):
+            handle.games.add_games(trial=strong.number, phase="train", opponent=opponent, seconds=0.1,
+                                   rows=fake_rows(params, opponent, range(100, 140), 0.95))
+        handle.study.tell(strong, 0.95)
+        pool = FakePool(capacity=2, p_win=lambda p: 0.05)  # the defaults play far worse than the incumbent
+        report = StudyRunner(handle, pool=pool).run()
+        assert report.adopted == 1 and report.pruned == 0
+        assert handle.trials()[reference.number].state == TrialState.COMPLETE
+        assert handle.trials()[reference.number].value < 0.2
+    finally:
+        handle.close()
+
+
+def test_a_failing_batch_fails_its_trial_and_three_in_a_row_stop_the_run(sqlite_url, tmp_path):
+    handle = _study(sqlite_url)
+    try:
+        report = StudyRunner(handle, pool=FakePool(fail_trials={1})).run()
+        states = {t.number: t.state for t in handle.trials()}
+        assert states == {0: TrialState.COMPLETE, 1: TrialState.FAIL, 2: TrialState.COMPLETE}
+        assert report.failed == 1
+        assert handle.trials(TrialState.FAIL)[0].user_attrs["error"] == "ValueError: bad kernel"
+    finally:
+        handle.close()
+    handle = _study(f"sqlite:///{tmp_path}/b.db", n_trials=5, trials_in_flight=1)
+    try:
+        with pytest.raises(TuningError, match="3 trials in a row failed; the last: ValueError: bad kernel"):
+            StudyRunner(handle, pool=FakePool(fail_trials={0, 1, 2, 3, 4})).run()
+    finally:
+        handle.close()
+
+
+class _InterruptingPool(FakePool):
+    def __init__(self, after, **kw):
+        super().__init__(**kw)
+        self.after = after
+
+    def wait(self, timeout):
+        self.after -= 1
+        if self.after < 0:
+            raise KeyboardInterrupt
+        return super().wait(timeout)
+
+
+def test_an_interrupted_run_is_finished_by_resume_without_replaying_stored_games(any_url):
+    handle = _study(any_url, n_trials=3)
+    try:
+        report = StudyRunner(handle, pool=_InterruptingPool(after=5, capacity=2)).run()
+        assert report.interrupted
+        stored = handle.games.count_games()
+        running = len(handle.trials(TrialState.RUNNING))
+        done = len(handle.trials(TrialState.COMPLETE))
+        assert stored == 5 * 4 and running == 2 and done == 1
+        assert handle.games.leases(range(3)) == {}  # released: resume adopts at once
+    finally:
+        handle.close()
+    handle = open_study("tiny", any_url)
+    try:
+        pool = FakePool(capacity=2)
+        report = StudyRunner(handle, pool=pool).run()
+        assert report.adopted == running and report.complete == 3 - done
+        assert [t.state for t in handle.trials()] == [TrialState.COMPLETE] * 3
+        assert handle.games.count_games() == 3 * 16 and report.games == 3 * 16 - stored
+        assert sum(b.games for b in pool.submitted) == 3 * 16 - stored
+    finally:
+        handle.close()
+
+
+def _dead_pid() -> int:
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    proc.wait()
+    return proc.pid
+
+
+def test_a_trial_of_a_dead_driver_is_adopted_and_completed_from_its_stored_games(any_url):
+    handle = _study(any_url, n_trials=1)
+    try:
+        trial = handle.study.ask(handle.space.distributions)
+        dead = f"{socket.gethostname()}:{_dead_pid()}:gone"
+        assert handle.games.claim(trial.number, dead, ttl=600)  # a fresh lease, but its owner is dead
+        params = handle.space.full_params(trial.params)
+        handle.games.add_games(trial=0, phase="train", opponent="chaser",
+                               rows=fake_rows(params, "chaser", [100, 101, 102, 103], 0.5), seconds=0.1)
+        pool = FakePool()
+        report = StudyRunner(handle, pool=pool).run()
+        assert report.adopted == 1 and report.complete == 1
+        assert {b.opponent.name for b in pool.submitted} == {"random"}  # only the missing games
+        assert handle.games.count_games() == 16
+        assert handle.trials()[0].state == TrialState.COMPLETE
+    finally:
+        handle.close()
+
+
+def test_a_trial_held_by_a_live_driver_is_waited_for_then_adopted_when_its_lease_expires(sqlite_url):
+    handle = _study(sqlite_url, n_trials=1)
+    try:
+        trial = handle.study.ask(handle.space.distributions)
+        assert handle.games.claim(trial.number, "elsewhere:1:alive", ttl=1.5)
+        start = time.monotonic()
+        report = StudyRunner(handle, pool=FakePool(), heartbeat=0.2).run()
+        assert time.monotonic() - start >= 1.0  # it waited for the lease to run out
+        assert report.adopted == 1 and handle.trials()[0].state == TrialState.COMPLETE
+        assert len(handle.trials()) == 1  # no extra trial beyond the target
+    finally:
+        handle.close()
+
+
+def test_a_database_password_never_lands_in_the_database(pg_url):
+    import sqlalchemy as sa
+
+    # trust authentication accepts any password, so a URL with one still connects
+    with_password = sa.make_url(pg_url).set(password="hunter2-secret").render_as_string(hide_password=False)
+    handle = create_study(parse_spec(tiny_spec_dict(storage=with_password)), with_password)
+    try:
+        StudyRunner(handle, pool=FakePool()).run()
+        assert handle.storage.masked.count("***") == 1
+        engine = handle.storage.engine
+        dumped = []
+        with engine.connect() as conn:
+            for table in sa.inspect(engine).get_table_names():
+                dumped += [repr(tuple(row)) for row in conn.execute(sa.text(f'SELECT * FROM "{table}"'))]
+        assert dumped and not any("hunter2" in row for row in dumped)
+    finally:
+        handle.close()

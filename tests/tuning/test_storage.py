@@ -1,0 +1,73 @@
+"""Study databases: where they live, masking, refusing bad URLs, SQLite WAL, PostgreSQL."""
+import pytest
+import sqlalchemy as sa
+
+from tuning.errors import StorageError, StudyNotFound
+from tuning.storage import default_url, mask, open_storage, parse_url, resolve_url
+
+
+def test_precedence_option_then_env_then_spec_then_default(monkeypatch):
+    monkeypatch.delenv("OCEAN_STORAGE", raising=False)
+    assert resolve_url("q") == default_url("q") == "sqlite:///studies/q.db"
+    assert resolve_url("q", spec_storage="sqlite:///s.db") == "sqlite:///s.db"
+    monkeypatch.setenv("OCEAN_STORAGE", "sqlite:///env.db")
+    assert resolve_url("q", spec_storage="sqlite:///s.db") == "sqlite:///env.db"
+    assert resolve_url("q", option="sqlite:///opt.db", spec_storage="sqlite:///s.db") == "sqlite:///opt.db"
+
+
+def test_passwords_are_masked_even_in_unparsable_urls():
+    assert mask("postgresql+psycopg://lab:s3cret@db:5432/ocean") == "postgresql+psycopg://lab:***@db:5432/ocean"
+    assert "s3cret" not in mask("weird://lab:s3cret@db/x y")
+    assert mask("sqlite:///studies/q.db") == "sqlite:///studies/q.db"
+
+
+@pytest.mark.parametrize("url, words", [
+    ("not a url", "bad storage URL"),
+    ("mysql://root@localhost/db", "unsupported database 'mysql'"),
+    ("sqlite://", "in-memory"),
+    ("sqlite:///:memory:", "in-memory"),
+])
+def test_bad_urls_are_refused_with_one_line(url, words):
+    with pytest.raises(StorageError, match=words) as info:
+        parse_url(url)
+    assert "\n" not in str(info.value)
+
+
+def test_unreachable_postgres_is_one_line_without_the_password():
+    with pytest.raises(StorageError) as info:
+        open_storage("postgresql+psycopg://lab:s3cret@127.0.0.1:1/nowhere")
+    message = str(info.value)
+    assert "cannot open the study database" in message and "s3cret" not in message and "\n" not in message
+
+
+def test_a_file_that_is_not_a_database_is_one_line(tmp_path):
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(StorageError, match="cannot open the study database"):
+        open_storage(f"sqlite:///{junk}")
+
+
+def test_must_exist_never_creates_a_sqlite_file(tmp_path):
+    with pytest.raises(StudyNotFound, match="no study database"):
+        open_storage(f"sqlite:///{tmp_path}/none.db", must_exist=True)
+    assert not (tmp_path / "none.db").exists()
+
+
+def test_sqlite_runs_in_wal_mode_and_creates_our_tables_beside_optunas(tmp_path):
+    store = open_storage(f"sqlite:///{tmp_path}/sub/dir/s.db")  # parent folders are created
+    try:
+        with store.engine.connect() as conn:
+            assert conn.execute(sa.text("PRAGMA journal_mode")).scalar() == "wal"
+        tables = set(sa.inspect(store.engine).get_table_names())
+        assert {"ocean_games", "ocean_trial_leases", "ocean_validations", "studies", "trials"} <= tables
+    finally:
+        store.close()
+
+
+def test_postgres_gets_the_same_tables(pg_url):
+    store = open_storage(pg_url)
+    try:
+        tables = set(sa.inspect(store.engine).get_table_names())
+        assert {"ocean_games", "ocean_trial_leases", "ocean_validations", "studies", "trials"} <= tables
+    finally:
+        store.close()

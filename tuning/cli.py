@@ -1,0 +1,381 @@
+"""``tune``: launch, resume, watch, validate and export studies; open the dashboard; benchmark.
+
+Every user mistake ends with one line on stderr and exit code 2 (``TuningError``); database
+URLs are printed with their password masked.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import math
+import sys
+from pathlib import Path
+from typing import Callable, Optional
+
+import typer
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Tune the Ocean of Code bot: Optuna studies played by Ray workers, stored in SQL.")
+
+_STORAGE_HELP = "Study database URL (default: $OCEAN_STORAGE, else sqlite:///studies/NAME.db)."
+_RAY_HELP = "Join this Ray cluster (host:port or 'auto'; default: a local Ray on every core, or $RAY_ADDRESS)."
+
+
+def _fail(message: str) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def _user_errors(fn: Callable) -> Callable:
+    """Turn the service's user-facing errors into one line on stderr and exit code 2."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        from ocean.bots.coefficients import ParamsError
+        from tuning.errors import TuningError
+
+        _quiet_libraries()
+        try:
+            return fn(*args, **kwargs)
+        except (TuningError, ParamsError) as exc:
+            _fail(str(exc))
+
+    return wrapper
+
+
+def _quiet_libraries() -> None:
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+
+
+def _fmt(x: Optional[float], digits: int = 3) -> str:
+    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
+
+
+def _interval(score, low, high) -> str:
+    return f"{_fmt(score)} [{_fmt(low)}, {_fmt(high)}]"
+
+
+# --- progress bars ------------------------------------------------------------------------------
+
+class _RunBars:
+    """Two rich bars on stderr (trials, games) fed by the runner's progress callback."""
+
+    def __init__(self, name: str) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
+            TimeRemainingColumn
+
+        self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                 TimeElapsedColumn(), TimeRemainingColumn(), TextColumn("{task.fields[note]}"),
+                                 console=Console(stderr=True))
+        self.trials = self.progress.add_task(f"{name} trials", total=None, note="")
+        self.games = self.progress.add_task("games", total=None, note="")
+
+    def __enter__(self):
+        self.progress.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.progress.stop()
+
+    def __call__(self, p) -> None:
+        note = "" if p.best is None else f"best #{p.best[0]} {_interval(p.best[1], p.best[2], p.best[3])}"
+        self.progress.update(self.trials, completed=p.trials_done, total=p.target, note=note)
+        self.progress.update(self.games, completed=p.games_done, total=max(p.games_planned, p.games_done),
+                             note=f"{p.running} running")
+
+
+def _run_study(handle, ray_address: Optional[str]) -> None:
+    from tuning.cluster import connect
+    from tuning.runner import StudyRunner
+
+    workers = connect(ray_address)
+    typer.echo(f"study {handle.name}: {handle.storage.masked}, {workers} Ray CPUs, "
+               f"target {handle.target_trials} trials", err=True)
+    with _RunBars(handle.name) as bars:
+        report = StudyRunner(handle, progress=bars).run()
+    rate = report.games / report.wall_seconds if report.wall_seconds > 0 else 0.0
+    typer.echo(f"this run: {report.complete} complete, {report.pruned} pruned, {report.failed} failed"
+               f"{f', {report.adopted} adopted' if report.adopted else ''}; {report.games} games in "
+               f"{report.wall_seconds:.1f} s ({rate:.1f} games/s), {report.games_saved} saved by pruning")
+    _print_best(handle)
+    if report.interrupted:
+        typer.echo(f"interrupted: carry on with  tune resume {handle.name}", err=True)
+        raise typer.Exit(130)
+    typer.echo(f"next: tune validate {handle.name}")
+
+
+def _print_best(handle) -> None:
+    from tuning.status import best_trial
+
+    best = best_trial(handle)
+    if best is not None:
+        label = "validated" if best["validated"] else "training, not validated"
+        typer.echo(f"best: trial {best['trial']} {_interval(best['score'], best['low'], best['high'])} ({label})")
+
+
+# --- commands -----------------------------------------------------------------------------------
+
+@app.command()
+@_user_errors
+def launch(
+    spec_file: Path = typer.Argument(..., metavar="SPEC", help="Study file (TOML), e.g. studies/quick.toml."),
+    trials: Optional[int] = typer.Option(None, "--trials", help="Override n_trials."),
+    games: Optional[int] = typer.Option(None, "--games", help="Override games_per_opponent (even)."),
+    storage: Optional[str] = typer.Option(None, "--storage", help=_STORAGE_HELP),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address", help=_RAY_HELP),
+    or_resume: bool = typer.Option(False, "--or-resume", help="If the study exists already, resume it "
+                                                               "(for services that restart)."),
+) -> None:
+    """Create a study from a study file and run it to the end."""
+    from tuning.panel import resolve_panel
+    from tuning.spec import load_spec
+    from tuning.storage import parse_url, resolve_url
+    from tuning.study import StudyExists, create_study, open_study
+
+    spec = load_spec(spec_file)
+    if trials is not None or games is not None:
+        spec = spec.with_overrides(n_trials=trials, games=games)
+    url = resolve_url(spec.name, option=storage, spec_storage=spec.storage)
+    parse_url(url)
+    resolve_panel(spec.panel)  # every input checked before anything starts or is written
+    from tuning.cluster import connect
+
+    connect(ray_address or spec.ray_address)
+    try:
+        handle = create_study(spec, url)
+    except StudyExists:
+        if not or_resume:
+            raise
+        handle = open_study(spec.name, url)
+    try:
+        _run_study(handle, ray_address or spec.ray_address)
+    finally:
+        handle.close()
+
+
+@app.command()
+@_user_errors
+def resume(
+    name: str = typer.Argument(..., help="Study name."),
+    trials: Optional[int] = typer.Option(None, "--trials", help="Change the study's total number of trials."),
+    storage: Optional[str] = typer.Option(None, "--storage", help=_STORAGE_HELP),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address", help=_RAY_HELP),
+) -> None:
+    """Carry on a study: finish trials left running, then run the remaining ones."""
+    from tuning.storage import resolve_url
+    from tuning.study import open_study
+
+    if trials is not None and trials < 1:
+        _fail(f"--trials must be at least 1, got {trials}")
+    handle = open_study(name, resolve_url(name, option=storage))
+    try:
+        if trials is not None:
+            handle.set_target(trials)
+        _run_study(handle, ray_address)
+    finally:
+        handle.close()
+
+
+@app.command()
+@_user_errors
+def status(
+    name: Optional[str] = typer.Argument(None, help="Study name (default: every study in the storage, "
+                                                   "or in studies/*.db)."),
+    storage: Optional[str] = typer.Option(None, "--storage", help=_STORAGE_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object as the last line."),
+) -> None:
+    """Trials complete/running/pruned/failed, best with its interval, games, games/s, ETA."""
+    from tuning.status import study_status
+
+    statuses = [study_status(h) for h in _open_many(name, storage)]
+    if as_json:
+        typer.echo(json.dumps(statuses[0] if name else {"studies": statuses}))
+        return
+    if not statuses:
+        typer.echo("no studies")
+    for s in statuses:
+        _print_status(s)
+
+
+def _open_many(name: Optional[str], storage: Optional[str]):
+    """The named study, or every study of the storage (or of each studies/*.db)."""
+    import optuna
+
+    from tuning.storage import DEFAULT_DIR, ENV_STORAGE, open_storage, resolve_url
+    from tuning.study import open_study
+
+    if name is not None:
+        handle = open_study(name, resolve_url(name, option=storage))
+        try:
+            yield handle
+        finally:
+            handle.close()
+        return
+    import os
+
+    urls = [storage or os.environ.get(ENV_STORAGE)]
+    if urls[0] is None:
+        urls = [f"sqlite:///{p.as_posix()}" for p in sorted(Path(DEFAULT_DIR).glob("*.db"))]
+    for url in urls:
+        store = open_storage(url, must_exist=True)
+        names = [s.study_name for s in optuna.get_all_study_summaries(store.optuna, include_best_trial=False)]
+        store.close()
+        for study_name in names:
+            handle = open_study(study_name, url)
+            try:
+                yield handle
+            finally:
+                handle.close()
+
+
+def _print_status(s: dict) -> None:
+    t = s["trials"]
+    typer.echo(f"{s['study']}  ({s['storage']}; panel {', '.join(s['panel'])}; seeds {s['seed_bank']})")
+    typer.echo(f"  trials: {t['complete']} complete, {t['running']} running, {t['pruned']} pruned, "
+               f"{t['failed']} failed of {s['target_trials']}" + ("  [finished]" if s["finished"] else ""))
+    g = s["games"]
+    rate = "-" if s["games_per_second"] is None else f"{s['games_per_second']:.1f}"
+    eta = "-" if s["eta_seconds"] is None else f"{s['eta_seconds'] / 60:.1f} min"
+    typer.echo(f"  games: {g['train']} training, {g['validate']} validation, {g['saved_by_pruning']} saved by "
+               f"pruning; {rate} games/s; ETA {eta}")
+    b = s["best"]
+    if b is not None:
+        label = "validated" if b["validated"] else "training, not validated"
+        typer.echo(f"  best: trial {b['trial']} {_interval(b['score'], b['low'], b['high'])} ({label})")
+    if s["defaults"] is not None:
+        d = s["defaults"]
+        typer.echo(f"  defaults (trial 0): {_interval(d['score'], d['low'], d['high'])} (training)")
+
+
+@app.command()
+@_user_errors
+def validate(
+    name: str = typer.Argument(..., help="Study name."),
+    top: Optional[int] = typer.Option(None, "--top", help="How many of the best trials (default: validation.top_k)."),
+    games: Optional[int] = typer.Option(None, "--games", help="Games per opponent on held-out seeds "
+                                                              "(default: validation.games)."),
+    storage: Optional[str] = typer.Option(None, "--storage", help=_STORAGE_HELP),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address", help=_RAY_HELP),
+) -> None:
+    """Re-play the top trials and the defaults on held-out seeds; the best validated is 'best'."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from tuning.cluster import connect
+    from tuning.storage import resolve_url
+    from tuning.study import open_study
+    from tuning.validation import validate_study
+
+    handle = open_study(name, resolve_url(name, option=storage))
+    try:
+        connect(ray_address)
+        bars = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                        console=Console(stderr=True))
+        task = bars.add_task(f"{name} validation games", total=None)
+        with bars:
+            results = validate_study(handle, top_k=top, games=games,
+                                     progress=lambda done, total: bars.update(task, completed=done, total=total))
+        for r in results:
+            diff = "reference (defaults)" if r.diff is None else \
+                f"vs defaults {r.diff.mean:+.3f} [{r.diff.low:+.3f}, {r.diff.high:+.3f}]"
+            typer.echo(f"trial {r.trial:>4}: validated {_interval(r.estimate.mean, r.estimate.low, r.estimate.high)} "
+                       f"on {r.estimate.games // max(1, len(r.per_opponent))} games/opponent; "
+                       f"training {_fmt(r.training_score)}; {diff}")
+        typer.echo(f"best: trial {results[0].trial}; export it with  tune export {name} --out best.toml")
+    finally:
+        handle.close()
+
+
+@app.command()
+@_user_errors
+def export(
+    name: str = typer.Argument(..., help="Study name."),
+    fmt: str = typer.Option("toml", "--format", help="toml (ocean bot --params), json or cpp (a C++ header)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Write here (default: stdout)."),
+    trial: Optional[int] = typer.Option(None, "--trial", help="Export this trial (default: the best validated)."),
+    storage: Optional[str] = typer.Option(None, "--storage", help=_STORAGE_HELP),
+) -> None:
+    """Write the best validated coefficients (or a given trial's) with their provenance."""
+    from ocean.bots.coefficients import save_params
+    from tuning.export import FORMATS, choose_trial, provenance, render
+    from tuning.storage import resolve_url
+    from tuning.study import open_study
+
+    if fmt not in FORMATS:
+        _fail(f"unknown --format {fmt!r}; choose one of: {', '.join(FORMATS)}")
+    handle = open_study(name, resolve_url(name, option=storage))
+    try:
+        number, values, validation = choose_trial(handle, trial)
+        prov = provenance(handle, number, validation)
+        text = render(values, prov, fmt)
+    finally:
+        handle.close()
+    if out is None:
+        sys.stdout.write(text)
+        return
+    try:
+        if fmt == "toml":
+            save_params(values, out, prov)
+        else:
+            out.write_text(text)
+    except OSError as exc:
+        _fail(f"cannot write {out}: {exc.strerror}")
+    typer.echo(f"trial {number} of {name} written to {out}", err=True)
+
+
+@app.command()
+@_user_errors
+def dashboard(
+    name: Optional[str] = typer.Argument(None, help="Study name (its default storage), or give --storage."),
+    storage: Optional[str] = typer.Option(None, "--storage", help=_STORAGE_HELP),
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to serve on (0.0.0.0 exposes it to the network)."),
+    port: int = typer.Option(8080, "--port", help="Port to serve on."),
+) -> None:
+    """Serve optuna-dashboard on the study database."""
+    import os
+
+    import optuna_dashboard
+
+    from tuning.storage import ENV_STORAGE, open_storage, resolve_url
+
+    if name is None and not (storage or os.environ.get(ENV_STORAGE)):
+        _fail("give a study name or --storage URL")
+    url = resolve_url(name, option=storage) if name else (storage or os.environ[ENV_STORAGE])
+    store = open_storage(url, must_exist=True)
+    typer.echo(f"optuna-dashboard for {store.masked} on http://{host}:{port}/", err=True)
+    optuna_dashboard.run_server(store.optuna, host=host, port=port)
+
+
+@app.command()
+@_user_errors
+def bench(
+    pairs: int = typer.Option(1000, "--pairs", help="Maps per measurement (each played twice) against one opponent."),
+    batch_pairs: int = typer.Option(25, "--batch-pairs", help="Maps per Ray task."),
+    opponent: str = typer.Option("stealth-v1", "--opponent", help="Opponent bot."),
+    repeats: int = typer.Option(2, "--repeats", help="Runs of each Ray measurement (the best is kept)."),
+    trials: int = typer.Option(4, "--trials", help="Trials of the storage measurement."),
+    storage: Optional[str] = typer.Option(None, "--storage", help="Database for the storage measurement "
+                                                                 "(default: a temporary SQLite file)."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object as the last line."),
+) -> None:
+    """Games/s on 1 and 2 Ray workers vs the engine alone, scheduling overhead, storage time per trial."""
+    from tuning.bench import run_bench
+
+    if min(pairs, batch_pairs, repeats) < 1 or trials < 0:
+        _fail("--pairs, --batch-pairs and --repeats must be at least 1, --trials at least 0")
+    figures = run_bench(pairs=pairs, batch_pairs=batch_pairs, opponent=opponent, trials=trials, storage=storage,
+                        log=lambda line: typer.echo(line, err=True), repeats=repeats)
+    if as_json:
+        typer.echo(json.dumps(figures))
+    else:
+        for key, value in figures.items():
+            typer.echo(f"{key}: {value}")
+
+
+def main() -> None:  # pragma: no cover - console entry point
+    app()

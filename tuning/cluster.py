@@ -1,0 +1,37 @@
+"""Joining Ray: a local instance by default, a running cluster with ``--ray-address``."""
+from __future__ import annotations
+
+import logging
+import os
+
+import ray
+
+from tuning.errors import TuningError
+
+__all__ = ["connect", "cluster_cpus"]
+
+
+def connect(address: str | None = None) -> int:
+    """Start or join Ray once per process; returns the cluster's CPU count.
+
+    ``address`` None starts a local instance with every core of this machine (unless
+    ``RAY_ADDRESS`` is set, which Ray itself honours); "auto" or "host:port" joins a cluster
+    started with ``ray start``. A process that already joined keeps its connection.
+    """
+    if not ray.is_initialized():
+        kwargs = dict(include_dashboard=False, logging_level=logging.WARNING, log_to_driver=False,
+                      configure_logging=True)
+        if address is None and not os.environ.get("RAY_ADDRESS"):
+            kwargs["num_cpus"] = os.cpu_count()
+        try:
+            ray.init(address=address, **kwargs)
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise TuningError(f"cannot join the Ray cluster at {address or os.environ.get('RAY_ADDRESS')}: "
+                              f"{reason}") from None
+    return cluster_cpus()
+
+
+def cluster_cpus() -> int:
+    """CPUs the cluster offers to tasks right now (at least 1)."""
+    return max(1, int(ray.cluster_resources().get("CPU", 1)))

@@ -1,0 +1,29 @@
+"""The one error hierarchy of the tuning service.
+
+Every ``TuningError`` is a user-facing problem whose message is one line that says what is
+wrong and how to fix it; the CLI prints it on stderr and exits with code 2. Anything else
+escaping is a bug and keeps its traceback.
+"""
+from __future__ import annotations
+
+__all__ = ["TuningError", "SpecError", "StorageError", "StudyNotFound", "StudyExists"]
+
+
+class TuningError(Exception):
+    """A problem the user can fix (bad input, unreachable database, missing study)."""
+
+
+class SpecError(TuningError):
+    """A study file or option that does not describe a valid study."""
+
+
+class StorageError(TuningError):
+    """A database URL that cannot be used, or a database that cannot be reached."""
+
+
+class StudyNotFound(TuningError):
+    """The named study is not in the storage."""
+
+
+class StudyExists(TuningError):
+    """``launch`` of a study name the storage already holds."""

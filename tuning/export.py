@@ -1,0 +1,102 @@
+"""``tune export``: a trial's full coefficient set with its provenance, as TOML (what
+``ocean bot --params`` reads), JSON or a C++ header."""
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from pathlib import Path
+
+from optuna.trial import TrialState
+
+from ocean.bots import coefficients as registry
+from tuning.errors import TuningError
+from tuning.study import StudyHandle, package_version
+
+__all__ = ["FORMATS", "choose_trial", "provenance", "render", "git_commit"]
+
+FORMATS = ("toml", "json", "cpp")
+
+
+def git_commit() -> str:
+    """The commit of the code that runs (the package's own checkout), or "unknown"."""
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).resolve().parent,
+                             capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+    return out.stdout.strip() if out.returncode == 0 and out.stdout.strip() else "unknown"
+
+
+def choose_trial(handle: StudyHandle, trial: int | None) -> tuple[int, dict, dict | None]:
+    """(trial number, full params, validation or None): the given trial, else the best
+    validated one. Without validation there is no trustworthy best: the user must validate
+    or name a trial."""
+    validations = {v.trial: v for v in handle.games.validations()}
+    if trial is None:
+        if not validations:
+            raise TuningError(f"study {handle.name!r} has no validated trial yet: run 'tune validate "
+                              f"{handle.name}' first (or export a given trial with --trial N)")
+        best = handle.games.validations()[0]
+        return best.trial, dict(best.params), _validation_dict(best)
+    frozen = {t.number: t for t in handle.trials()}.get(trial)
+    if frozen is None or frozen.state not in (TrialState.COMPLETE, TrialState.PRUNED):
+        raise TuningError(f"study {handle.name!r} has no finished trial {trial}")
+    v = validations.get(trial)
+    return trial, handle.space.full_params(frozen.params), None if v is None else _validation_dict(v)
+
+
+def _validation_dict(v) -> dict:
+    return {"score": v.score, "low": v.low, "high": v.high, "games": v.games, "seeds": v.seeds}
+
+
+def provenance(handle: StudyHandle, trial: int, validation: dict | None) -> dict:
+    """Where a coefficient set comes from (scalars only, as params files keep them)."""
+    frozen = {t.number: t for t in handle.trials()}[trial]
+    spec = handle.spec
+    out = {
+        "study": handle.name,
+        "trial": trial,
+        "training_score": round(float(frozen.value), 6) if frozen.value is not None else "none",
+        "training_games_per_opponent": 2 * len(spec.training_seeds()),
+        "panel": [b.name for b in handle.panel],
+        "seed_bank": spec.seed_bank.describe(),
+        "sampler": spec.sampler.kind,
+        "package_version": package_version(),
+        "git_commit": git_commit(),
+        "exported_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+    if validation is not None:
+        out.update({"validated_score": round(validation["score"], 6),
+                    "validated_low": round(validation["low"], 6), "validated_high": round(validation["high"], 6),
+                    "validated_games_per_opponent": validation["games"], "validation_seeds": validation["seeds"]})
+    else:
+        out["validated_score"] = "not validated"
+    return out
+
+
+def render(values: dict, prov: dict, fmt: str) -> str:
+    """The coefficient file's text in ``fmt`` (one of ``FORMATS``)."""
+    values = registry.validate(values)
+    if fmt == "toml":
+        return registry.params_toml(values, prov)
+    if fmt == "json":
+        coefs = {c.name: int(values[c.name]) if c.integer else values[c.name] for c in registry.COEFFICIENTS}
+        return json.dumps({"coefficients": coefs, "provenance": prov}, indent=2) + "\n"
+    if fmt == "cpp":
+        return _cpp(values, prov)
+    raise TuningError(f"unknown format {fmt!r}; choose one of: {', '.join(FORMATS)}")
+
+
+def _cpp(values: dict, prov: dict) -> str:
+    lines = ["// Ocean of Code bot coefficients, exported by tune export.", "//"]
+    lines += [f"// {key}: {value}" for key, value in prov.items()]
+    lines += ["#pragma once", "", "namespace ocean_params {", ""]
+    for c in registry.COEFFICIENTS:
+        lines.append(f"// {c.meaning}; {c.describe_range()}")
+        if c.integer:
+            lines.append(f"constexpr int {c.name} = {int(values[c.name])};")
+        else:
+            lines.append(f"constexpr double {c.name} = {float(values[c.name])!r};")
+    lines += ["", "}  // namespace ocean_params", ""]
+    return "\n".join(lines)

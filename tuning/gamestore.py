@@ -1,0 +1,207 @@
+"""Reads and writes of our tables for one study; the only place that commits them.
+
+Writes are idempotent: a game row that exists is left alone (``ON CONFLICT DO NOTHING`` on its
+unique key), so a retried batch, a resumed trial or a second driver never duplicates a game.
+"""
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from typing import Iterable, Iterator, Sequence
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from tuning.records import STATS, GameRecord, TrialLease, ValidationRecord
+from tuning.storage import storage_error
+
+__all__ = ["GameStore"]
+
+_SCORE = {"a": 1.0, "b": 0.0, "draw": 0.5}
+
+
+class GameStore:
+    """Games, leases and validations of the study ``study`` in ``engine``'s database."""
+
+    def __init__(self, engine: Engine, study: str) -> None:
+        self.engine = engine
+        self.study = study
+        self._sessions = sessionmaker(engine, expire_on_commit=False)
+        self._insert = postgresql.insert if engine.dialect.name == "postgresql" else sqlite.insert
+
+    @contextmanager
+    def _session(self) -> Iterator[Session]:
+        session = self._sessions()
+        try:
+            yield session
+            session.commit()
+        except sa.exc.SQLAlchemyError as exc:
+            session.rollback()
+            raise storage_error(exc, self.engine.url.render_as_string(hide_password=False),
+                                "database error on") from exc
+        finally:
+            session.close()
+
+    # --- games ------------------------------------------------------------------------------
+
+    def add_games(self, *, trial: int, phase: str, opponent: str, rows: Sequence[dict],
+                  seconds: float) -> None:
+        """Store a finished batch (``PairResults.rows()`` dicts); games already stored stay as
+        they are."""
+        if not rows:
+            return
+        now = time.time()
+        per_game_ms = 1000.0 * seconds / len(rows)
+        values = []
+        for row in rows:
+            record = {
+                "study": self.study, "trial": trial, "phase": phase, "opponent": opponent,
+                "seed": row["seed"], "side": row["a_side"], "winner": row["winner"],
+                "score": _SCORE[row["winner"]], "a_lives": row["a_lives"], "b_lives": row["b_lives"],
+                "turns": row["turns"], "end_reason": row["end"], "duration_ms": per_game_ms,
+                "created_at": now,
+            }
+            for stat in STATS:
+                record[f"a_{stat}"] = row[f"a_{stat}"]
+                record[f"b_{stat}"] = row[f"b_{stat}"]
+            values.append(record)
+        stmt = self._insert(GameRecord).on_conflict_do_nothing(
+            index_elements=["study", "trial", "phase", "opponent", "seed", "side"])
+        with self._session() as session:
+            session.execute(stmt, values)
+
+    def pair_scores(self, trial: int, phase: str) -> dict[tuple[str, int], float]:
+        """(opponent, seed) -> pair score, for the pairs whose two games are both stored."""
+        g = GameRecord
+        stmt = (sa.select(g.opponent, g.seed, sa.func.sum(g.score))
+                .where(g.study == self.study, g.trial == trial, g.phase == phase)
+                .group_by(g.opponent, g.seed)
+                .having(sa.func.count() == 2))
+        with self._session() as session:
+            return {(opp, seed): total / 2.0 for opp, seed, total in session.execute(stmt)}
+
+    def played(self, trial: int, phase: str) -> set[tuple[str, int, int]]:
+        """(opponent, seed, side) of every stored game of a trial."""
+        g = GameRecord
+        stmt = sa.select(g.opponent, g.seed, g.side).where(
+            g.study == self.study, g.trial == trial, g.phase == phase)
+        with self._session() as session:
+            return {tuple(row) for row in session.execute(stmt)}
+
+    def games(self, *, trial: int | None = None, phase: str | None = None) -> list[GameRecord]:
+        """Stored game rows (for reports and tests), oldest first."""
+        stmt = sa.select(GameRecord).where(GameRecord.study == self.study).order_by(GameRecord.id)
+        if trial is not None:
+            stmt = stmt.where(GameRecord.trial == trial)
+        if phase is not None:
+            stmt = stmt.where(GameRecord.phase == phase)
+        with self._session() as session:
+            return list(session.scalars(stmt))
+
+    def count_games(self, *, phase: str | None = None) -> int:
+        stmt = sa.select(sa.func.count()).select_from(GameRecord).where(GameRecord.study == self.study)
+        if phase is not None:
+            stmt = stmt.where(GameRecord.phase == phase)
+        with self._session() as session:
+            return int(session.scalar(stmt) or 0)
+
+    def games_by_trial(self, phase: str) -> dict[int, int]:
+        """Trial number -> games stored in ``phase``."""
+        g = GameRecord
+        stmt = (sa.select(g.trial, sa.func.count()).where(g.study == self.study, g.phase == phase)
+                .group_by(g.trial))
+        with self._session() as session:
+            return {int(t): int(n) for t, n in session.execute(stmt)}
+
+    def recent_rate(self, window: float = 300.0) -> tuple[float | None, float | None]:
+        """(games per second over the last ``window`` seconds of activity, time of the last
+        stored batch); (None, None) before the first batch.
+
+        The rate counts the games of every batch stored in the window after its first one, over
+        the time since that first one: a study paused for a day does not dilute it."""
+        g = GameRecord
+        with self._session() as session:
+            last = session.scalar(sa.select(sa.func.max(g.created_at)).where(g.study == self.study))
+            if last is None:
+                return None, None
+            times = list(session.execute(
+                sa.select(g.created_at, sa.func.count())
+                .where(g.study == self.study, g.created_at >= last - window)
+                .group_by(g.created_at).order_by(g.created_at)))
+        if len(times) < 2:
+            return None, float(last)
+        span = times[-1][0] - times[0][0]
+        games = sum(n for _, n in times[1:])
+        return (games / span if span > 0 else None), float(last)
+
+    # --- leases: which driver owns a running trial --------------------------------------------
+
+    def claim(self, trial: int, owner: str, ttl: float) -> bool:
+        """Take the lease of a trial if it is free or expired; True if ``owner`` now holds it."""
+        now = time.time()
+        lease = TrialLease
+        with self._session() as session:
+            taken = session.execute(
+                sa.update(lease)
+                .where(lease.study == self.study, lease.trial == trial,
+                       sa.or_(lease.expires_at < now, lease.owner == owner))
+                .values(owner=owner, heartbeat_at=now, expires_at=now + ttl))
+            if taken.rowcount == 0:
+                session.execute(self._insert(lease).values(
+                    study=self.study, trial=trial, owner=owner, heartbeat_at=now,
+                    expires_at=now + ttl).on_conflict_do_nothing(index_elements=["study", "trial"]))
+            holder = session.scalar(sa.select(lease.owner).where(lease.study == self.study,
+                                                                  lease.trial == trial))
+        return holder == owner
+
+    def renew(self, owner: str, trials: Iterable[int], ttl: float) -> None:
+        """Heartbeat: extend the leases ``owner`` holds on ``trials``."""
+        trials = list(trials)
+        if not trials:
+            return
+        now = time.time()
+        lease = TrialLease
+        with self._session() as session:
+            session.execute(sa.update(lease)
+                            .where(lease.study == self.study, lease.owner == owner, lease.trial.in_(trials))
+                            .values(heartbeat_at=now, expires_at=now + ttl))
+
+    def release(self, trial: int, owner: str) -> None:
+        """Drop a lease once its trial is told (finished, pruned or failed)."""
+        lease = TrialLease
+        with self._session() as session:
+            session.execute(sa.delete(lease).where(lease.study == self.study, lease.trial == trial,
+                                                   lease.owner == owner))
+
+    def leases(self, trials: Iterable[int]) -> dict[int, tuple[str, float]]:
+        """Trial number -> (owner, expires_at) for the given trials that have a lease."""
+        trials = sorted(set(trials))
+        if not trials:
+            return {}
+        lease = TrialLease
+        with self._session() as session:
+            rows = session.execute(sa.select(lease.trial, lease.owner, lease.expires_at).where(
+                lease.study == self.study, lease.trial.in_(trials)))
+            return {int(t): (owner, float(expires)) for t, owner, expires in rows}
+
+    def delete_study_rows(self) -> None:
+        """Remove the study's games, leases and validations (Optuna's rows are Optuna's)."""
+        with self._session() as session:
+            for model in (GameRecord, TrialLease, ValidationRecord):
+                session.execute(sa.delete(model).where(model.study == self.study))
+
+    # --- validations ----------------------------------------------------------------------------
+
+    def save_validation(self, **fields) -> None:
+        """Insert or replace a trial's validation result."""
+        with self._session() as session:
+            session.merge(ValidationRecord(study=self.study, updated_at=time.time(), **fields))
+
+    def validations(self) -> list[ValidationRecord]:
+        """Every validated trial of the study, best first (score, then lower bound)."""
+        v = ValidationRecord
+        stmt = sa.select(v).where(v.study == self.study).order_by(v.score.desc(), v.low.desc(), v.trial)
+        with self._session() as session:
+            return list(session.scalars(stmt))

@@ -1,0 +1,48 @@
+"""The opponents of a study: a panel name (``ocean.bots.panel``) or a list of bot names."""
+from __future__ import annotations
+
+from typing import Sequence
+
+import ocean.bots as bots
+from ocean.bots import BotSpec
+from tuning.errors import SpecError
+
+__all__ = ["resolve_panel", "panel_to_json", "panel_from_json"]
+
+
+def resolve_panel(panel: str | Sequence[str]) -> list[BotSpec]:
+    """The panel's bots; raises ``SpecError`` (one line) for an unknown panel or bot."""
+    if isinstance(panel, str):
+        return _named_panel(panel)
+    out = []
+    for name in panel:
+        try:
+            out.append(bots.resolve_bot(name))
+        except ValueError as exc:
+            raise SpecError(f"panel: {exc}") from None
+    return out
+
+
+def _named_panel(name: str) -> list[BotSpec]:
+    known = tuple(getattr(bots, "PANELS", ()))
+    if not hasattr(bots, "panel") or (known and name not in known):
+        hint = f"known panels: {', '.join(known)}; " if known else ""
+        raise SpecError(f"panel: unknown panel {name!r}; {hint}or list bot names, e.g. panel = [\"random\", \"chaser\"]")
+    try:
+        members = list(bots.panel(name))
+    except (ValueError, KeyError) as exc:
+        raise SpecError(f"panel: unknown panel {name!r} ({exc})") from None
+    if len({b.name for b in members}) != len(members):
+        raise SpecError(f"panel {name!r} holds two bots of the same name")
+    return members
+
+
+def panel_to_json(panel: Sequence[BotSpec]) -> list[dict]:
+    """The panel as stored with a study, so a resumed study plays exactly the same opponents
+    even if a named panel or a params file changed since."""
+    return [{"name": b.name, "policy": b.policy, "params": dict(b.params)} for b in panel]
+
+
+def panel_from_json(data: Sequence[dict]) -> list[BotSpec]:
+    """Inverse of ``panel_to_json``."""
+    return [BotSpec(d["name"], d["policy"], dict(d["params"])) for d in data]

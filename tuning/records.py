@@ -1,0 +1,99 @@
+"""Our own tables, beside Optuna's in the same database (SQLAlchemy 2 declarative models).
+
+- ``ocean_games``: one row per game played for a study, unique per (study, trial, phase,
+  opponent, seed, side) so a retried or replayed batch can never store a game twice.
+  "a" is the study's bot (the trial), "b" the panel opponent.
+- ``ocean_trial_leases``: which driver owns a running trial, renewed by its heartbeat; a trial
+  whose lease expired belongs to a dead driver and may be taken over by ``tune resume``.
+- ``ocean_validations``: a trial's score on the held-out seeds (Optuna freezes a finished
+  trial's attributes, so validation results need a table of their own).
+"""
+from __future__ import annotations
+
+from sqlalchemy import JSON, BigInteger, Float, Index, Integer, SmallInteger, String, UniqueConstraint
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+__all__ = ["Base", "GameRecord", "TrialLease", "ValidationRecord", "STATS", "PHASES", "create_tables"]
+
+# Per-player statistics of a game, as ``ocean.match.PairResults.rows`` names them.
+STATS = ("surfaces", "torpedoes", "torpedo_hits", "mines", "triggers", "silences", "sonars",
+         "damage_dealt", "self_damage", "mine_damage_taken", "torpedo_damage_taken", "moves")
+PHASES = ("train", "validate")  # games of a trial's evaluation, games on held-out seeds
+
+# SQLite only auto-increments an INTEGER PRIMARY KEY; PostgreSQL gets a 64-bit key.
+_ID = BigInteger().with_variant(Integer, "sqlite")
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+# a_<stat> and b_<stat> columns for every statistic, as a mixin so the list lives once (STATS).
+_StatColumns = type("_StatColumns", (), {
+    "__annotations__": {f"{p}_{s}": Mapped[int] for p in "ab" for s in STATS},
+    **{f"{p}_{s}": mapped_column(Integer, nullable=False) for p in "ab" for s in STATS},
+})
+
+
+class GameRecord(_StatColumns, Base):
+    """One game of a study."""
+
+    __tablename__ = "ocean_games"
+    __table_args__ = (
+        UniqueConstraint("study", "trial", "phase", "opponent", "seed", "side", name="uq_ocean_games_game"),
+        Index("ix_ocean_games_study_time", "study", "created_at"),
+    )
+
+    id: Mapped[int] = mapped_column(_ID, primary_key=True, autoincrement=True)
+    study: Mapped[str] = mapped_column(String(64))
+    trial: Mapped[int] = mapped_column(Integer)  # Optuna trial number
+    phase: Mapped[str] = mapped_column(String(16))  # one of PHASES
+    opponent: Mapped[str] = mapped_column(String(128))  # panel bot name
+    seed: Mapped[int] = mapped_column(BigInteger)  # map seed (= game seed)
+    side: Mapped[int] = mapped_column(SmallInteger)  # the study bot's player index, 0 or 1
+    winner: Mapped[str] = mapped_column(String(4))  # 'a' (study bot), 'b' (opponent) or 'draw'
+    score: Mapped[float] = mapped_column(Float)  # for the study bot: 1 win, 0.5 draw, 0 loss
+    a_lives: Mapped[int] = mapped_column(Integer)  # lives left at the end, -1 if disqualified
+    b_lives: Mapped[int] = mapped_column(Integer)
+    turns: Mapped[int] = mapped_column(Integer)  # referee player-turns
+    end_reason: Mapped[str] = mapped_column(String(16))
+    duration_ms: Mapped[float] = mapped_column(Float)  # the batch's compute time per game
+    created_at: Mapped[float] = mapped_column(Float)  # Unix time the batch was stored
+
+
+class TrialLease(Base):
+    """The driver that owns a running trial, until ``expires_at`` unless renewed."""
+
+    __tablename__ = "ocean_trial_leases"
+
+    study: Mapped[str] = mapped_column(String(64), primary_key=True)
+    trial: Mapped[int] = mapped_column(Integer, primary_key=True)
+    owner: Mapped[str] = mapped_column(String(128))  # host:pid:random of the driver
+    heartbeat_at: Mapped[float] = mapped_column(Float)  # Unix time
+    expires_at: Mapped[float] = mapped_column(Float)
+
+
+class ValidationRecord(Base):
+    """A trial re-played on held-out seeds by ``tune validate``."""
+
+    __tablename__ = "ocean_validations"
+
+    study: Mapped[str] = mapped_column(String(64), primary_key=True)
+    trial: Mapped[int] = mapped_column(Integer, primary_key=True)
+    games: Mapped[int] = mapped_column(Integer)  # per opponent
+    score: Mapped[float] = mapped_column(Float)  # mean score over the panel
+    low: Mapped[float] = mapped_column(Float)  # 95% interval
+    high: Mapped[float] = mapped_column(Float)
+    per_opponent: Mapped[dict] = mapped_column(JSON)  # name -> {mean, low, high, games}
+    diff: Mapped[float | None] = mapped_column(Float)  # paired difference to the defaults (trial 0)
+    diff_low: Mapped[float | None] = mapped_column(Float)
+    diff_high: Mapped[float | None] = mapped_column(Float)
+    seeds: Mapped[str] = mapped_column(String(64))  # held-out seed range, "start..end"
+    params: Mapped[dict] = mapped_column(JSON)  # the full coefficient set played
+    updated_at: Mapped[float] = mapped_column(Float)
+
+
+def create_tables(engine: Engine) -> None:
+    """Create our tables if missing (Optuna creates its own)."""
+    Base.metadata.create_all(engine)

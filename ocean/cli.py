@@ -218,6 +218,55 @@ def _print_arena(report: dict) -> None:
         typer.echo(f"{key:<22}" + "".join(f"{'-' if v is None else v:>{width}}" for v in values))
 
 
+panel_app = typer.Typer(no_args_is_help=True, help="The frozen opponent bots and panels, and your own.")
+app.add_typer(panel_app, name="panel")
+
+
+@panel_app.command("list")
+def panel_list(
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object as the last line."),
+) -> None:
+    """Every frozen bot (built-in and yours) and every named panel."""
+    from ocean.bots.panel import panel_bots, panel_members, panel_names, user_panel_path
+
+    try:
+        bots, names = panel_bots(), panel_names()
+    except ValueError as exc:
+        _fail(str(exc))
+    panels = {name: panel_members(name) for name in names}
+    if as_json:
+        typer.echo(json.dumps({"user_file": str(user_panel_path()), "panels": panels,
+                               "bots": {n: {k: b[k] for k in ("policy", "style", "fingerprint", "source")}
+                                        for n, b in bots.items()}}))
+        return
+    for name, b in bots.items():
+        mine = "" if b["source"] == "built-in" else "  (yours)"
+        typer.echo(f"{name:<14} {b['policy']:<8} {b['style']}{mine}")
+    typer.echo("")
+    for name, members in panels.items():
+        typer.echo(f"panel {name}: {', '.join(members)}")
+    typer.echo(f"your panel file: {user_panel_path()}")
+
+
+@panel_app.command("add")
+def panel_add(
+    name: str = typer.Argument(..., help="A new name of the form family-vN, e.g. mybest-v1."),
+    params: Path = typer.Option(..., "--params", help="Coefficient file, e.g. from `tune export`."),
+    style: str = typer.Option("", "--style", help="One line saying what the bot is."),
+    to_panel: Optional[str] = typer.Option(None, "--panel", help="Also append it to this panel of yours (created if new)."),
+) -> None:
+    """Freeze a coefficient set as a named bot in your panel file ($OCEAN_PANELS, else
+    ~/.config/ocean-lab/panels.toml), usable wherever a bot name is (arena, study panels)."""
+    from ocean.bots.coefficients import load_params
+    from ocean.bots.panel import add_user_bot
+
+    try:
+        path = add_user_bot(name, load_params(params), style=style, panel=to_panel)
+    except ValueError as exc:
+        _fail(str(exc))
+    typer.echo(f"{name} frozen in {path}" + (f" and added to panel {to_panel}" if to_panel else ""))
+
+
 @app.command()
 def track(
     replay: Path = typer.Option(..., "--replay", help="Replay written by `ocean referee --replay` or `ocean play --replay`."),

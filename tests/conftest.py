@@ -5,8 +5,15 @@ developer's machine without it. CI must never pass by skipping: `.ci/run` sets
 ``OCEAN_NO_SKIPS=1``, which turns every skip into a failure naming what was missing.
 """
 import os
+import tempfile
 
 import pytest
+
+
+def pytest_configure(config):
+    # The suite never reads the developer's own panel file (ocean panel add); subprocesses
+    # inherit this too.
+    os.environ["OCEAN_PANELS"] = os.path.join(tempfile.mkdtemp(prefix="ocean-panels-"), "panels.toml")
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -5,6 +5,7 @@ from typing import Sequence
 
 import ocean.bots as bots
 from ocean.bots import BotSpec
+from ocean.bots.panel import panel_names
 from tuning.errors import SpecError
 
 __all__ = ["resolve_panel", "panel_to_json", "panel_from_json"]
@@ -24,10 +25,13 @@ def resolve_panel(panel: str | Sequence[str]) -> list[BotSpec]:
 
 
 def _named_panel(name: str) -> list[BotSpec]:
-    known = tuple(getattr(bots, "PANELS", ()))
-    if not hasattr(bots, "panel") or (known and name not in known):
-        hint = f"known panels: {', '.join(known)}; " if known else ""
-        raise SpecError(f"panel: unknown panel {name!r}; {hint}or list bot names, e.g. panel = [\"random\", \"chaser\"]")
+    try:
+        known = panel_names()
+    except ValueError as exc:  # the user's panel file is broken
+        raise SpecError(f"panel: {exc}") from None
+    if name not in known:
+        raise SpecError(f"panel: unknown panel {name!r}; known panels: {', '.join(known)}; "
+                        f"or list bot names, e.g. panel = [\"random\", \"chaser\"]")
     try:
         members = list(bots.panel(name))
     except (ValueError, KeyError) as exc:

@@ -15,9 +15,9 @@ import numpy as np
 
 from ocean.bots import coefficients
 from ocean.bots._baselines import BOT_CHASER, BOT_RANDOM, BOT_TUNABLE
-from ocean.bots.panel import latest_version, panel_bots, panel_members, panel_names
+from ocean.bots.panel import latest_version, panel_bots, panel_members
 
-__all__ = ["BotSpec", "POLICIES", "BASELINE_BOTS", "PANELS", "bot_kind", "resolve_bot", "panel",
+__all__ = ["BotSpec", "POLICIES", "BASELINE_BOTS", "bot_kind", "resolve_bot", "panel",
            "known_bot_names", "coefficients"]
 
 POLICIES = {
@@ -26,7 +26,6 @@ POLICIES = {
     "tunable": BOT_TUNABLE,  # scores every sensible line with the coefficients (bots/_tunable.py)
 }
 BASELINE_BOTS = ("random", "chaser")
-PANELS = tuple(panel_names())
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from typing import Mapping
 
 import numpy as np
 
-__all__ = ["Coefficient", "COEFFICIENTS", "NAMES", "ParamsError", "defaults", "validate", "vector",
+__all__ = ["Coefficient", "COEFFICIENTS", "NAMES", "ParamsError", "defaults", "validate", "toml_value", "vector",
            "from_vector", "load_params", "save_params", "params_toml"]
 
 
@@ -155,7 +155,7 @@ def params_toml(values: Mapping[str, float], provenance: Mapping[str, object] | 
     if provenance:
         lines.append("[provenance]")
         for key, value in provenance.items():
-            lines.append(f"{key} = {_toml_value(value)}")
+            lines.append(f"{key} = {toml_value(value)}")
         lines.append("")
     lines.append("[coefficients]")
     for c in COEFFICIENTS:
@@ -165,13 +165,14 @@ def params_toml(values: Mapping[str, float], provenance: Mapping[str, object] | 
     return "\n".join(lines) + "\n"
 
 
-def _toml_value(value: object) -> str:
+def toml_value(value: object) -> str:
+    """A TOML literal for a bool, number, string or list of them."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):
         return repr(value)
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
     text = str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
     return f'"{text}"'
 

@@ -1,45 +1,93 @@
 """The fixed opponent panel: frozen bots by stable name, and named panels of them, read
-from ocean/data/panels.toml (the file says how bots are versioned)."""
+from ocean/data/panels.toml (the file says how bots are versioned), plus the user's own panel
+file (``user_panel_path``): bot authors freeze exported coefficient sets there under names of
+their own (``ocean panel add``) and use them as opponents in arenas and later studies."""
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 
 from ocean.bots import coefficients
 
-__all__ = ["PanelBot", "panel_file_text", "panel_bots", "panel_names", "panel_members", "latest_version"]
+__all__ = ["PanelBot", "BUILTIN", "panel_file_text", "user_panel_path", "panel_bots", "panel_names",
+           "panel_members", "latest_version", "add_user_bot", "reload_panels"]
 
 _NAME = re.compile(r"^(?P<family>[a-z][a-z0-9_]*)-v(?P<version>[0-9]+)$")
+BUILTIN = "built-in"
+ENV_PANELS = "OCEAN_PANELS"
 
 
 class PanelBot(dict):
     """One frozen bot: ``name``, ``policy``, ``style``, ``params`` (None for baselines),
-    ``fingerprint`` (hash of its lines on fixed games; see tests)."""
+    ``fingerprint`` (hash of its lines on fixed games; see tests), ``source`` (``BUILTIN`` or
+    the user panel file it comes from)."""
 
 
 def panel_file_text() -> str:
     return resources.files("ocean").joinpath("data/panels.toml").read_text()
 
 
+def user_panel_path() -> Path:
+    """The user's panel file: ``$OCEAN_PANELS``, else ``$XDG_CONFIG_HOME/ocean-lab/panels.toml``
+    (``~/.config/ocean-lab/panels.toml``). It need not exist."""
+    if os.environ.get(ENV_PANELS):
+        return Path(os.environ[ENV_PANELS])
+    config = os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config"
+    return Path(config) / "ocean-lab" / "panels.toml"
+
+
+def reload_panels() -> None:
+    """Forget the loaded panels (after the user file changed)."""
+    _load.cache_clear()
+
+
+def _read_bots(data: dict, where: str, source: str) -> dict[str, PanelBot]:
+    bots = {}
+    for name, entry in data.get("bots", {}).items():
+        if not _NAME.match(name):
+            raise ValueError(f"{where}: bot name {name!r} must look like family-vN, e.g. mybot-v1")
+        if not isinstance(entry, dict) or entry.get("policy") not in ("random", "chaser", "tunable"):
+            raise ValueError(f"{where}: [bots.{name}] needs policy = \"random\", \"chaser\" or \"tunable\"")
+        params = None
+        if entry["policy"] == "tunable":
+            if not isinstance(entry.get("coefficients"), dict):
+                raise ValueError(f"{where}: [bots.{name}.coefficients] is missing")
+            params = coefficients.validate(entry["coefficients"], where=f"{where} [bots.{name}]")
+        bots[name] = PanelBot(name=name, policy=entry["policy"], style=entry.get("style", ""),
+                              params=params, fingerprint=entry.get("fingerprint"), source=source)
+    return bots
+
+
 @lru_cache(maxsize=1)
 def _load() -> tuple[dict, dict]:
     data = tomllib.loads(panel_file_text())
-    bots = {}
-    for name, entry in data["bots"].items():
-        if not _NAME.match(name):
-            raise ValueError(f"panels.toml: bot name {name!r} must look like family-vN")
-        params = None
-        if entry["policy"] == "tunable":
-            params = coefficients.validate(entry["coefficients"], where=f"panels.toml [bots.{name}]")
-        bots[name] = PanelBot(name=name, policy=entry["policy"], style=entry.get("style", ""),
-                              params=params, fingerprint=entry.get("fingerprint"))
+    bots = _read_bots(data, "panels.toml", BUILTIN)
     panels = dict(data["panels"])
+    user = user_panel_path()
+    if user.is_file():
+        try:
+            extra = tomllib.loads(user.read_text())
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ValueError(f"{user}: not valid TOML ({exc})") from None
+        families = {_NAME.match(n)["family"] for n in bots}
+        for name in extra.get("bots", {}):
+            if name.rpartition("-v")[0] in families:
+                raise ValueError(f"{user}: bot {name!r} is of a built-in family; give yours another name")
+        bots.update(_read_bots(extra, str(user), str(user)))
+        for panel, members in extra.get("panels", {}).items():
+            if panel in panels:
+                raise ValueError(f"{user}: panel {panel!r} is a built-in panel; give yours another name")
+            if not isinstance(members, list) or not all(isinstance(m, str) for m in members):
+                raise ValueError(f"{user}: panel {panel!r} must be a list of bot names")
+            panels[panel] = members
     for panel, members in panels.items():
         for member in members:
             if member not in bots:
-                raise ValueError(f"panels.toml: panel {panel!r} lists unknown bot {member!r}")
+                raise ValueError(f"panel {panel!r} lists unknown bot {member!r}")
     return bots, panels
 
 
@@ -97,3 +145,45 @@ def behaviour_fingerprint(spec) -> str:
             digest.update(log[:turns].tobytes())
             digest.update(counts[:turns].tobytes())
     return digest.hexdigest()[:16]
+
+
+def add_user_bot(name: str, params: dict, style: str = "", panel: str | None = None) -> Path:
+    """Freeze ``params`` as tunable bot ``name`` in the user's panel file (and append it to the
+    user panel ``panel``, created if new). Refuses a name that exists: frozen bots never change."""
+    if not _NAME.match(name):
+        raise ValueError(f"bot name {name!r} must look like family-vN, e.g. mybest-v1")
+    bots, panels = _load()
+    family = _NAME.match(name)["family"]
+    if any(b["source"] == BUILTIN and _NAME.match(n)["family"] == family for n, b in bots.items()):
+        raise ValueError(f"bot family {family!r} is built in; name yours differently, e.g. my{family}-v1")
+    if name in bots:
+        family = _NAME.match(name)["family"]
+        newest = int(_NAME.match(latest_version(family))["version"])
+        raise ValueError(f"bot {name!r} exists and is frozen; add a new version, e.g. {family}-v{newest + 1}")
+    if panel is not None and panel in panels and bots.get(panels[panel][0], {}).get("source") == BUILTIN:
+        raise ValueError(f"panel {panel!r} is a built-in panel; give yours another name")
+    from ocean.bots import BotSpec  # here: ocean.bots imports this module
+
+    full = coefficients.validate(params)
+    spec = BotSpec(name, "tunable", full)
+    path = user_panel_path()
+    text = path.read_text() if path.is_file() else (
+        "# Your own frozen bots and panels (ocean panel add). Same format as ocean/data/panels.toml.\n")
+    entry = [f'\n[bots."{name}"]', 'policy = "tunable"', f"style = {coefficients.toml_value(style)}",
+             f'fingerprint = "{behaviour_fingerprint(spec)}"', f'\n[bots."{name}".coefficients]']
+    entry += [f"{c.name} = {int(full[c.name]) if c.integer else repr(float(full[c.name]))}"
+              for c in coefficients.COEFFICIENTS]
+    data = tomllib.loads(text)
+    user_panels = dict(data.get("panels", {}))
+    if panel is not None:
+        user_panels[panel] = list(user_panels.get(panel, [])) + [name]
+    body = text.split("\n[panels]\n")[0].rstrip("\n") + "\n" + "\n".join(entry) + "\n"
+    if user_panels:
+        body += "\n[panels]\n" + "".join(f"{k} = {coefficients.toml_value(v)}\n" for k, v in user_panels.items())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    written = tomllib.loads(body)  # never write a file we could not read back, nor lose a bot
+    if set(written.get("bots", {})) != set(data.get("bots", {})) | {name}:
+        raise ValueError(f"{path}: keep its [panels] table last (as ocean panel add writes it), then retry")
+    path.write_text(body)
+    reload_panels()
+    return path

@@ -6,8 +6,8 @@ from ocean._jit import kernel
 
 from ocean import _rules
 from ocean import _state as S
-from ocean.bots._baselines import random_start, seed_rng
-from ocean.bots._dispatch import MEM_SIZE, bot_reset, bot_turn
+from ocean.bots._baselines import seed_rng
+from ocean.bots._dispatch import MEM_SIZE, bot_reset, bot_start, bot_turn
 from ocean.constants import ACTION_FIELDS, ERR_NONE, MAX_LINE_ACTIONS, MAX_PLAYER_TURNS
 
 
@@ -39,8 +39,8 @@ def play_game_in(board, kinds, coefs, game_seed, state, log, log_counts, mem0, m
     bot_reset(kinds[1], board, mem1)
     kind0 = kinds[0]
     kind1 = kinds[1]
-    cell0 = random_start(board, rng0)
-    cell1 = random_start(board, rng1)
+    cell0 = bot_start(kind0, board, rng0)
+    cell1 = bot_start(kind1, board, rng1)
     recording = log.shape[0] > 0
     if recording:
         log_counts[MAX_PLAYER_TURNS] = cell0

@@ -17,8 +17,8 @@ from ocean._jit import kernel
 from ocean import _state as S
 from ocean.board import build_board
 from ocean.bots import BotSpec
-from ocean.bots._baselines import random_start, seed_rng
-from ocean.bots._dispatch import MEM_SIZE, bot_reset, bot_turn
+from ocean.bots._baselines import seed_rng
+from ocean.bots._dispatch import MEM_SIZE, bot_reset, bot_start, bot_turn
 from ocean.constants import ACTION_FIELDS, MAX_LINE_ACTIONS, POWER_COST, SONAR_NA, SONAR_NO, SONAR_YES, WIDTH
 from ocean.maps import parse_rows
 from ocean.protocol import format_line, parse_summary
@@ -32,7 +32,7 @@ _FAR = -1000  # the opponent's cell in the shadow: out of reach of every blast
 def _begin(board, kind, seed, me, rng, mem, state):
     """Seed the bot, pick its start cell, reset its memory and the shadow state."""
     seed_rng(rng, seed * 2 + me)
-    start = random_start(board, rng)
+    start = bot_start(kind, board, rng)
     bot_reset(kind, board, mem)
     _rules.start_game(state, board, start, 0, start, 0)
     opp = S.player_base(1 - me)

@@ -19,13 +19,20 @@ FORMATS = ("toml", "json", "cpp")
 
 
 def git_commit() -> str:
-    """The commit of the code that runs (the package's own checkout), or "unknown"."""
+    """The commit of the code that runs (the package's own checkout), with ``+dirty`` when
+    tracked files differ from it (the commit alone would then not reproduce the bot), or
+    "unknown"."""
+    here = Path(__file__).resolve().parent
     try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).resolve().parent,
-                             capture_output=True, text=True, timeout=5)
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, timeout=5)
+        changed = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=here,
+                                 capture_output=True, text=True, timeout=5)
     except (OSError, subprocess.TimeoutExpired):
         return "unknown"
-    return out.stdout.strip() if out.returncode == 0 and out.stdout.strip() else "unknown"
+    commit = out.stdout.strip()
+    if out.returncode != 0 or not commit:
+        return "unknown"
+    return commit + ("+dirty" if changed.returncode == 0 and changed.stdout.strip() else "")
 
 
 def choose_trial(handle: StudyHandle, trial: int | None) -> tuple[int, dict, dict | None]:

@@ -18,7 +18,8 @@ from ocean.constants import (
 
 BOT_RANDOM = 0
 BOT_CHASER = 1
-BOT_TUNABLE = 2
+BOT_TUNABLE_V1 = 2  # the tunable bot as frozen in panel v1: starts on any water cell
+BOT_TUNABLE = 3  # the tunable bot: starts in the largest body of water (bots/_tunable.py)
 MEM_SIZE = 2 * CELLS + 8
 
 # Chaser memory: candidate opponent cells (1/0) at [0, CELLS), scratch at [CELLS, 2*CELLS),

@@ -1,16 +1,27 @@
 """One entry point for every in-process bot policy, so game loops stay policy-agnostic."""
 from ocean._jit import inline_kernel, kernel
 
-from ocean.bots._baselines import BOT_CHASER, BOT_TUNABLE, MEM_SIZE as _BASELINE_MEM, chaser_reset, chaser_turn, random_turn
-from ocean.bots._tunable import TUNABLE_MEM, tunable_reset, tunable_turn
+from ocean.bots._baselines import (
+    BOT_CHASER, BOT_TUNABLE, BOT_TUNABLE_V1, MEM_SIZE as _BASELINE_MEM, chaser_reset, chaser_turn, random_start,
+    random_turn,
+)
+from ocean.bots._tunable import TUNABLE_MEM, roomy_start, tunable_reset, tunable_turn
 
 MEM_SIZE = max(_BASELINE_MEM, TUNABLE_MEM)
 
 
 @kernel
+def bot_start(kind, board, rng):
+    """The start cell bot ``kind`` chooses on ``board``."""
+    if kind == BOT_TUNABLE:
+        return roomy_start(board, rng)
+    return random_start(board, rng)
+
+
+@kernel
 def bot_reset(kind, board, mem):
     """Prepare a bot's memory for a new game (only the part its policy uses)."""
-    if kind == BOT_TUNABLE:
+    if kind == BOT_TUNABLE or kind == BOT_TUNABLE_V1:
         tunable_reset(board, mem)
         return
     mem[:_BASELINE_MEM] = 0
@@ -22,7 +33,7 @@ def bot_reset(kind, board, mem):
 def bot_turn(kind, state, board, p, mem, rng, out, coefs):
     """Encoded line of bot ``kind`` for player p; returns the number of rows in ``out``.
     ``coefs`` is the coefficient vector (registry order) of policies that read one."""
-    if kind == BOT_TUNABLE:
+    if kind == BOT_TUNABLE or kind == BOT_TUNABLE_V1:
         return tunable_turn(state, board, p, mem, rng, out, coefs)
     if kind == BOT_CHASER:
         return chaser_turn(state, board, p, mem, rng, out)

@@ -186,6 +186,39 @@ def _best_shot(board, values, src, target_out, life):
 
 
 @kernel
+def roomy_start(board, rng):
+    """A uniformly random water cell of the largest body of water. A start in a closed pocket
+    (some maps have pockets of a dozen cells) means surfacing every few turns until dead."""
+    label = np.full(CELLS, -1, dtype=np.int64)
+    queue = np.empty(CELLS, dtype=np.int64)
+    best_label = -1
+    best_size = 0
+    for c0 in range(CELLS):
+        if not board[WATER + c0] or label[c0] >= 0:
+            continue
+        label[c0] = c0
+        queue[0] = c0
+        head = 0
+        tail = 1
+        while head < tail:
+            c = queue[head]
+            head += 1
+            for d in range(4):
+                t = board[STEP + c * 4 + d]
+                if t >= 0 and label[t] < 0:
+                    label[t] = c0
+                    queue[tail] = t
+                    tail += 1
+        if tail > best_size:
+            best_size = tail
+            best_label = c0
+    while True:
+        c = rand_below(rng, CELLS)
+        if board[WATER + c] and label[c] == best_label:
+            return c
+
+
+@kernel
 def _space(board, visited, extra, n_extra, start, seen, queue):
     """Water cells reachable from start through cells neither visited nor in extra[:n]
     (start excluded), counting up to _SPACE_LIMIT."""

@@ -18,6 +18,8 @@ __all__ = ["PanelBot", "BUILTIN", "panel_file_text", "user_panel_path", "panel_b
 
 _NAME = re.compile(r"^(?P<family>[a-z][a-z0-9_]*)-v(?P<version>[0-9]+)$")
 BUILTIN = "built-in"
+_POLICIES = ("random", "chaser", "tunable", "tunable-v1")  # as ocean.bots.POLICIES, which imports us
+_TUNABLE = ("tunable", "tunable-v1")
 ENV_PANELS = "OCEAN_PANELS"
 
 
@@ -50,10 +52,10 @@ def _read_bots(data: dict, where: str, source: str) -> dict[str, PanelBot]:
     for name, entry in data.get("bots", {}).items():
         if not _NAME.match(name):
             raise ValueError(f"{where}: bot name {name!r} must look like family-vN, e.g. mybot-v1")
-        if not isinstance(entry, dict) or entry.get("policy") not in ("random", "chaser", "tunable"):
-            raise ValueError(f"{where}: [bots.{name}] needs policy = \"random\", \"chaser\" or \"tunable\"")
+        if not isinstance(entry, dict) or entry.get("policy") not in _POLICIES:
+            raise ValueError(f"{where}: [bots.{name}] needs policy = one of {', '.join(map(repr, _POLICIES))}")
         params = None
-        if entry["policy"] == "tunable":
+        if entry["policy"] in _TUNABLE:
             if not isinstance(entry.get("coefficients"), dict):
                 raise ValueError(f"{where}: [bots.{name}.coefficients] is missing")
             params = coefficients.validate(entry["coefficients"], where=f"{where} [bots.{name}]")

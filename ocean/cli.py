@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+import time
 from pathlib import Path
 from typing import Optional
 
@@ -153,8 +154,12 @@ def bot(
         # a program has for its first answer; a bot never does linear algebra.
         sys.modules["scipy"] = None
     from ocean.program import run_program
+    from ocean.warmup import program_is_compiled
 
     spec = _bot_spec(params, name)
+    if not program_is_compiled():
+        typer.echo("ocean bot: compiling the bot first (about a minute, once per installed version); "
+                   "run `ocean warmup` after installing so the first answer is inside 1000 ms", err=True)
     try:
         run_program(spec, seed)
     except (ValueError, IndexError) as exc:
@@ -334,6 +339,17 @@ def replay_command(
     except OSError as exc:
         _fail(f"cannot write the page to {out}: {exc.strerror}")
     typer.echo(str(out))
+
+
+@app.command()
+def warmup() -> None:
+    """Compile every kernel once (or load it from the cache): run it after installing, so the
+    first `ocean bot` answers inside CodinGame's 1000 ms first-turn limit."""
+    from ocean.warmup import warm_up
+
+    start = time.perf_counter()
+    warm_up(log=lambda line: typer.echo(line, err=True))
+    typer.echo(f"compiled kernels ready in {time.perf_counter() - start:.1f} s")
 
 
 @app.command()

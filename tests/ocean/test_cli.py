@@ -79,3 +79,21 @@ def test_bench_bots_reports_decision_times_and_game_rates():
 def test_help_is_available_on_every_command():
     for command in ("map", "referee", "play", "bench", "track", "bot", "arena", "replay"):
         assert "Usage" in _ocean(command, "--help").stdout
+
+
+def test_warmup_loads_every_kernel_family_and_the_bot_then_starts_without_the_hint():
+    out = _ocean("warmup")
+    assert [line.split(":")[0] for line in out.stderr.splitlines()] == [
+        "bot program (ocean bot)", "in-process games (arena, studies)", "replays and tracking"]
+    assert out.stdout.startswith("compiled kernels ready in ")
+    quiet = subprocess.run([sys.executable, "-m", "ocean", "bot"], input="", capture_output=True, text=True)
+    assert quiet.returncode == 0 and quiet.stderr == ""
+
+
+def test_bot_says_on_stderr_when_it_must_compile_first(tmp_path):
+    import os
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}  # an empty cache: nothing compiled yet
+    cold = subprocess.run([sys.executable, "-m", "ocean", "bot"], input="", capture_output=True, text=True, env=env)
+    assert cold.returncode == 0 and cold.stdout == ""
+    assert "run `ocean warmup` after installing" in cold.stderr

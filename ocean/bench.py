@@ -100,8 +100,8 @@ def _decision_times(spec, opponent, seeds: np.ndarray) -> list[float]:
     """Microseconds per decision of ``spec`` over whole games against ``opponent``."""
     from ocean import _rules
     from ocean import _state as S
-    from ocean.bots._baselines import random_start, seed_rng
-    from ocean.bots._dispatch import MEM_SIZE, bot_reset, bot_turn
+    from ocean.bots._baselines import seed_rng
+    from ocean.bots._dispatch import MEM_SIZE, bot_reset, bot_start, bot_turn
     from ocean.constants import ACTION_FIELDS, MAX_LINE_ACTIONS
     from ocean.match import boards_for_seeds
 
@@ -118,7 +118,7 @@ def _decision_times(spec, opponent, seeds: np.ndarray) -> list[float]:
         for p in range(2):
             seed_rng(rngs[p], np.int64(seed * 2 + p))
             bot_reset(bots[p].kind, board, mems[p])
-            cells.append(random_start(board, rngs[p]))
+            cells.append(bot_start(bots[p].kind, board, rngs[p]))
         _rules.start_game(state, board, cells[0], 0, cells[1], 0)
         while _rules.begin_turn(state):
             p = int(state[S.ACTIVE])

@@ -50,10 +50,12 @@ def play_game_in(board, kinds, coefs, game_seed, state, log, log_counts, mem0, m
     no_trace = np.zeros((0, S.STATE_SIZE + 4), dtype=np.int64)
     while _rules.begin_turn(state):
         p = state[S.ACTIVE]
+        # p, never the constants 0 and 1: Numba compiles a callee once per literal argument,
+        # and the whole tunable bot twice costs half a minute of cold compile.
         if p == 0:
-            n = bot_turn(kind0, state, board, 0, mem0, rng0, out, coefs0)
+            n = bot_turn(kind0, state, board, p, mem0, rng0, out, coefs0)
         else:
-            n = bot_turn(kind1, state, board, 1, mem1, rng1, out, coefs1)
+            n = bot_turn(kind1, state, board, p, mem1, rng1, out, coefs1)
         if recording:
             t = state[S.TURN] - 1
             log[t, :n] = out[:n]

@@ -34,7 +34,9 @@ def _user_errors(fn: Callable) -> Callable:
     def wrapper(*args, **kwargs):
         from ocean.bots.coefficients import ParamsError
         from tuning.errors import TuningError
+        from tuning.storage import hide_passwords_in_argv
 
+        hide_passwords_in_argv()  # before Ray copies our command line into its job table
         _quiet_libraries()
         try:
             return fn(*args, **kwargs)
@@ -134,14 +136,14 @@ def launch(
     """Create a study from a study file and run it to the end."""
     from tuning.panel import resolve_panel
     from tuning.spec import load_spec
-    from tuning.storage import parse_url, resolve_url
+    from tuning.storage import probe_storage, resolve_url
     from tuning.study import StudyExists, create_study, open_study
 
     spec = load_spec(spec_file)
     if trials is not None or games is not None:
         spec = spec.with_overrides(n_trials=trials, games=games)
     url = resolve_url(spec.name, option=storage, spec_storage=spec.storage)
-    parse_url(url)
+    probe_storage(url)  # reachable and a database, before Ray starts; creates nothing
     resolve_panel(spec.panel)  # every input checked before anything starts or is written
     from tuning.cluster import connect
 
@@ -355,7 +357,7 @@ def dashboard(
 @_user_errors
 def bench(
     pairs: int = typer.Option(1000, "--pairs", help="Maps per measurement (each played twice) against one opponent."),
-    batch_pairs: int = typer.Option(25, "--batch-pairs", help="Maps per Ray task."),
+    batch_pairs: int = typer.Option(50, "--batch-pairs", help="Maps per Ray task."),
     opponent: str = typer.Option("stealth-v1", "--opponent", help="Opponent bot."),
     repeats: int = typer.Option(2, "--repeats", help="Runs of each Ray measurement (the best is kept)."),
     trials: int = typer.Option(4, "--trials", help="Trials of the storage measurement."),

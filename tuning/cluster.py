@@ -23,6 +23,10 @@ def connect(address: str | None = None) -> int:
                       configure_logging=True)
         if address is None and not os.environ.get("RAY_ADDRESS"):
             kwargs["num_cpus"] = os.cpu_count()
+            # Ray turns token authentication on for a local cluster anyway and warns on stderr
+            # that it did; saying so ourselves keeps it on and the warning out of our one-line
+            # messages. A cluster we join keeps whatever mode its operator chose.
+            os.environ.setdefault("RAY_AUTH_MODE", "token")
         try:
             ray.init(address=address, **kwargs)
         except (ConnectionError, RuntimeError, ValueError) as exc:

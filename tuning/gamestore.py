@@ -1,7 +1,8 @@
 """Reads and writes of our tables for one study; the only place that commits them.
 
 Writes are idempotent: a game row that exists is left alone (``ON CONFLICT DO NOTHING`` on its
-unique key), so a retried batch, a resumed trial or a second driver never duplicates a game.
+unique key), so a retried batch, a resumed trial or a second driver never duplicates a game,
+and any call may be repeated after a lost connection (``tuning.retry``).
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
-from tuning.records import STATS, GameRecord, TrialLease, ValidationRecord
+from tuning.records import STATS, GameRecord, StudyLock, TrialLease, ValidationRecord
 from tuning.storage import storage_error
 
 __all__ = ["GameStore"]
@@ -156,17 +157,21 @@ class GameStore:
                                                                   lease.trial == trial))
         return holder == owner
 
-    def renew(self, owner: str, trials: Iterable[int], ttl: float) -> None:
-        """Heartbeat: extend the leases ``owner`` holds on ``trials``."""
+    def renew(self, owner: str, trials: Iterable[int], ttl: float) -> set[int]:
+        """Heartbeat: extend the leases ``owner`` holds on ``trials``; returns the trials it
+        still holds (one whose lease ran out and was adopted by another driver is not)."""
         trials = list(trials)
         if not trials:
-            return
+            return set()
         now = time.time()
         lease = TrialLease
         with self._session() as session:
             session.execute(sa.update(lease)
                             .where(lease.study == self.study, lease.owner == owner, lease.trial.in_(trials))
                             .values(heartbeat_at=now, expires_at=now + ttl))
+            held = session.scalars(sa.select(lease.trial).where(
+                lease.study == self.study, lease.owner == owner, lease.trial.in_(trials)))
+            return {int(t) for t in held}
 
     def release(self, trial: int, owner: str) -> None:
         """Drop a lease once its trial is told (finished, pruned or failed)."""
@@ -186,10 +191,51 @@ class GameStore:
                 lease.study == self.study, lease.trial.in_(trials)))
             return {int(t): (owner, float(expires)) for t, owner, expires in rows}
 
+    def drop_leases(self, trials: Iterable[int]) -> int:
+        """Remove whatever leases remain on ``trials`` (finished ones: a driver that died between
+        telling a trial and releasing it leaves such a row behind); returns how many."""
+        trials = sorted(set(trials))
+        if not trials:
+            return 0
+        lease = TrialLease
+        with self._session() as session:
+            return session.execute(sa.delete(lease).where(lease.study == self.study,
+                                                          lease.trial.in_(trials))).rowcount
+
+    # --- study locks: short critical sections between drivers (``tuning.locks.hold``) ---------
+
+    def try_lock(self, name: str, owner: str, ttl: float) -> str | None:
+        """Take the lock ``name`` if it is free, expired or already ``owner``'s; returns the
+        holder afterwards (``owner`` on success)."""
+        now = time.time()
+        lock = StudyLock
+        with self._session() as session:
+            taken = session.execute(
+                sa.update(lock)
+                .where(lock.study == self.study, lock.name == name,
+                       sa.or_(lock.expires_at < now, lock.owner == owner))
+                .values(owner=owner, expires_at=now + ttl))
+            if taken.rowcount == 0:
+                session.execute(self._insert(lock).values(
+                    study=self.study, name=name, owner=owner, expires_at=now + ttl,
+                ).on_conflict_do_nothing(index_elements=["study", "name"]))
+            return session.scalar(sa.select(lock.owner).where(lock.study == self.study, lock.name == name))
+
+    def unlock(self, name: str, owner: str) -> None:
+        """Release the lock ``name`` if ``owner`` holds it."""
+        lock = StudyLock
+        with self._session() as session:
+            session.execute(sa.delete(lock).where(lock.study == self.study, lock.name == name,
+                                                  lock.owner == owner))
+
+    def break_lock(self, name: str, holder: str) -> None:
+        """Free the lock ``name`` held by ``holder``, a driver known to be dead."""
+        self.unlock(name, holder)
+
     def delete_study_rows(self) -> None:
         """Remove the study's games, leases and validations (Optuna's rows are Optuna's)."""
         with self._session() as session:
-            for model in (GameRecord, TrialLease, ValidationRecord):
+            for model in (GameRecord, TrialLease, StudyLock, ValidationRecord):
                 session.execute(sa.delete(model).where(model.study == self.study))
 
     # --- validations ----------------------------------------------------------------------------

@@ -6,12 +6,14 @@ leaves little queued work behind.
 """
 from __future__ import annotations
 
+import os
+import socket
 from dataclasses import dataclass
 from typing import Mapping
 
 import ray
 
-from tuning.worker import BatchResult, play_batch_task
+from tuning.worker import BATCH_LOG_ENV, BatchResult, play_batch_task
 
 __all__ = ["Batch", "BatchPool"]
 
@@ -36,6 +38,8 @@ class BatchPool:
     def __init__(self, capacity: int) -> None:
         self.capacity = max(1, capacity)
         self._refs: dict[ray.ObjectRef, Batch] = {}
+        self._audit = os.environ.get(BATCH_LOG_ENV) or None  # see tuning.worker
+        self._driver = f"{socket.gethostname()}:{os.getpid()}"
 
     def __len__(self) -> int:
         return len(self._refs)
@@ -45,7 +49,8 @@ class BatchPool:
         return len(self._refs) >= self.capacity
 
     def submit(self, batch: Batch, params: Mapping[str, float]) -> None:
-        ref = play_batch_task.remote(dict(params), batch.opponent, list(batch.seeds), batch.trial)
+        ref = play_batch_task.remote(dict(params), batch.opponent, list(batch.seeds), batch.trial,
+                                     batch.phase, self._audit, self._driver)
         self._refs[ref] = batch
 
     def wait(self, timeout: float | None) -> list[tuple[Batch, BatchResult | Exception]]:

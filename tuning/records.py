@@ -7,6 +7,9 @@
   whose lease expired belongs to a dead driver and may be taken over by ``tune resume``.
 - ``ocean_validations``: a trial's score on the held-out seeds (Optuna freezes a finished
   trial's attributes, so validation results need a table of their own).
+- ``ocean_locks``: short study-wide critical sections (creating a study, creating a trial) held
+  by one driver at a time, so several drivers never create more trials than the target. A row,
+  not a database lock: it survives a database restart and works the same on SQLite.
 """
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ from sqlalchemy import JSON, BigInteger, Float, Index, Integer, SmallInteger, St
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["Base", "GameRecord", "TrialLease", "ValidationRecord", "STATS", "PHASES", "create_tables"]
+__all__ = ["Base", "GameRecord", "TrialLease", "StudyLock", "ValidationRecord", "STATS", "PHASES", "create_tables"]
 
 # Per-player statistics of a game, as ``ocean.match.PairResults.rows`` names them.
 STATS = ("surfaces", "torpedoes", "torpedo_hits", "mines", "triggers", "silences", "sonars",
@@ -72,6 +75,17 @@ class TrialLease(Base):
     owner: Mapped[str] = mapped_column(String(128))  # host:pid:random of the driver
     heartbeat_at: Mapped[float] = mapped_column(Float)  # Unix time
     expires_at: Mapped[float] = mapped_column(Float)
+
+
+class StudyLock(Base):
+    """A named critical section of a study, held by ``owner`` until released or ``expires_at``."""
+
+    __tablename__ = "ocean_locks"
+
+    study: Mapped[str] = mapped_column(String(64), primary_key=True)
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)  # e.g. "create", "ask"
+    owner: Mapped[str] = mapped_column(String(128))  # host:pid:random of the driver
+    expires_at: Mapped[float] = mapped_column(Float)  # Unix time; an expired lock is free
 
 
 class ValidationRecord(Base):

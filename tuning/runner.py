@@ -5,58 +5,53 @@ the Ray pool full with their batches (oldest trial first, so trials finish early
 incumbent appears soon), stores each finished batch at once, reports the running score, prunes
 trials clearly worse than the incumbent and tells Optuna when a trial is done.
 
-Crash safety (designed in, exercised by the next issue's kill tests): each open trial carries
-a lease renewed by this driver's heartbeat; every game is stored as its batch finishes, with
-a unique key; a RUNNING trial whose lease expired (or whose driver on this host is gone) is
-adopted: its stored games are kept and only the missing ones are played.
+Crash safety (exercised by ``tuning.chaos`` and tests/tuning/test_resilience*.py):
+
+- every game is stored as its batch finishes, under a unique key, so a kill loses at most the
+  batches in flight and nothing stored is ever replayed or duplicated;
+- each open trial carries a lease renewed by this driver's heartbeat; a RUNNING trial whose
+  lease expired, whose driver on this host is gone, or that has no lease at all (its driver
+  died between creating and claiming it) is adopted: its stored games are kept, only the
+  missing ones are played, with its stored parameters (completed if the driver died half-way
+  through storing them);
+- trials are created under a study lock that counts them first, so any number of drivers
+  create exactly the target; trial N's random draws are seeded by (sampler seed, N), so a
+  study killed and resumed any number of times proposes what an undisturbed one would;
+- every database call goes through ``tuning.retry``: an outage is ridden out with backoff, or
+  ends the run with one line after ``$OCEAN_DB_PATIENCE`` seconds; a trial is told only after
+  all its games are stored, so its value always matches its stored games.
 """
 from __future__ import annotations
 
 import math
-import os
-import socket
+import sys
 import time
-import uuid
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, TypeVar
 
 import optuna
+from optuna.distributions import BaseDistribution, FloatDistribution, IntDistribution
+from optuna.exceptions import UpdateFinishedTrialError
 from optuna.trial import TrialState
 
 from tuning.cluster import cluster_cpus
-from tuning.errors import TuningError
+from tuning.errors import StorageError, TuningError
 from tuning.evaluation import pair_scores_of_rows, plan_batches, summarize
+from tuning.locks import ASK_LOCK, driver_id, hold, owner_dead
 from tuning.pool import Batch, BatchPool
 from tuning.pruning import should_prune
-from tuning.study import REFERENCE_TRIAL, StudyHandle
+from tuning.retry import Retry
+from tuning.study import REFERENCE_TRIAL, StudyHandle, make_sampler
 
 __all__ = ["StudyRunner", "RunProgress", "RunReport", "LEASE_TTL", "HEARTBEAT", "driver_id"]
+
+T = TypeVar("T")
 
 LEASE_TTL = 60.0  # seconds a trial stays ours without a heartbeat
 HEARTBEAT = 10.0  # seconds between lease renewals (and the loop's longest sleep)
 MAX_FAILS_IN_A_ROW = 3  # trials failing back to back mean a broken setup, not bad coefficients
 TRAIN = "train"
-
-
-def driver_id() -> str:
-    """host:pid:random — unique per driver process, and tells whether it still lives."""
-    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
-
-
-def _owner_dead(owner: str) -> bool:
-    """True if ``owner`` was a driver on this host whose process is gone."""
-    host, _, rest = owner.partition(":")
-    pid = rest.partition(":")[0]
-    if host != socket.gethostname() or not pid.isdigit():
-        return False
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return True
-    except PermissionError:
-        return False
-    return False
 
 
 @dataclass
@@ -87,6 +82,22 @@ class RunReport:
     wall_seconds: float = 0.0
     workers: int = 0
     interrupted: bool = False
+    db_outages: int = 0  # database outages ridden out (or the last one given up on)
+    lost: int = 0  # trials another driver took over after this one's lease ran out
+
+
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def _suggest(trial: optuna.Trial, name: str, dist: BaseDistribution) -> None:
+    """Suggest ``name`` on ``trial`` (fixed values of an enqueued trial win, as in ``ask``)."""
+    if isinstance(dist, IntDistribution):
+        trial.suggest_int(name, dist.low, dist.high, step=dist.step, log=dist.log)
+    elif isinstance(dist, FloatDistribution):
+        trial.suggest_float(name, dist.low, dist.high, step=dist.step, log=dist.log)
+    else:
+        raise TuningError(f"cannot complete parameter {name!r}: unsupported distribution {dist!r}")
 
 
 @dataclass
@@ -106,6 +117,7 @@ class _OpenTrial:
     planned_batches: int
     planned_games: int
     scores: dict = field(default_factory=dict)
+    attrs: dict = field(default_factory=dict)  # user attributes written when the trial is told
     outstanding: int = 0
     game_seconds: float = 0.0
     storage_seconds: float = 0.0
@@ -121,7 +133,8 @@ class StudyRunner:
 
     def __init__(self, handle: StudyHandle, *, pool: BatchPool | None = None,
                  progress: Callable[[RunProgress], None] | None = None,
-                 lease_ttl: float = LEASE_TTL, heartbeat: float = HEARTBEAT) -> None:
+                 lease_ttl: float = LEASE_TTL, heartbeat: float = HEARTBEAT,
+                 retry: Retry | None = None, log: Callable[[str], None] = _stderr) -> None:
         self.h = handle
         self.spec = handle.spec
         self.owner = driver_id()
@@ -129,6 +142,8 @@ class StudyRunner:
         self.progress = progress
         self.lease_ttl = lease_ttl
         self.heartbeat = heartbeat
+        self.log = log
+        self.retry = retry if retry is not None else Retry(handle.storage.url, name=handle.name, log=log)
         self.seeds = self.spec.training_seeds()
         self.opponents = [b.name for b in handle.panel]
         self.games_per_trial = 2 * len(self.seeds) * len(handle.panel)
@@ -140,6 +155,11 @@ class StudyRunner:
         self._fails_in_a_row = 0
         self._finished = 0  # trials of the study told (complete, pruned or failed), all drivers
         self._games_done = 0  # training games stored for the study, all runs
+        self._target_reached = False  # the study has its target number of trials (all drivers)
+
+    def _db(self, fn: Callable[[], T]) -> T:
+        """``fn()`` with the database retried through an outage (see ``tuning.retry``)."""
+        return self.retry.call(fn)
 
     # --- the loop -------------------------------------------------------------------------------
 
@@ -151,23 +171,22 @@ class StudyRunner:
             pool = BatchPool(self.report.workers + 1)
         else:
             pool, self.report.workers = self.pool, self.pool.capacity
-        self._load_incumbent()
-        existing = len(self.h.trials(TrialState.RUNNING, TrialState.COMPLETE, TrialState.PRUNED, TrialState.FAIL))
-        self._finished = len(self.h.trials(TrialState.COMPLETE, TrialState.PRUNED, TrialState.FAIL))
-        self._games_done = self.h.games.count_games(phase=TRAIN)
-        next_beat = 0.0
         try:
+            self._load_incumbent()
+            finished = self._db(lambda: self.h.trials(TrialState.COMPLETE, TrialState.PRUNED, TrialState.FAIL))
+            self._finished = len(finished)
+            self._db(lambda: self.h.games.drop_leases(t.number for t in finished))
+            self._games_done = self._db(lambda: self.h.games.count_games(phase=TRAIN))
+            next_beat = 0.0
             while True:
                 if time.monotonic() >= next_beat:
-                    self.h.games.renew(self.owner, self.open, self.lease_ttl)
-                    self._adopt_orphans()
+                    self._beat(pool)
                     next_beat = time.monotonic() + self.heartbeat
-                while len(self.open) < self.spec.trials_in_flight and existing < self.h.target_trials:
-                    self._ask()
-                    existing += 1
+                while len(self.open) < self.spec.trials_in_flight and not self._target_reached:
+                    self._target_reached = not self._ask()
                 self._fill(pool)
                 if not len(pool) and not self.open:
-                    if not self._others_running():
+                    if not self._db(self._others_running):
                         break
                     time.sleep(min(self.heartbeat, 2.0))  # another driver's trials: wait, maybe adopt
                     continue
@@ -180,10 +199,26 @@ class StudyRunner:
                 pool.cancel_trial(number)
             for number in list(self.open):
                 # Left RUNNING with its games stored; without a lease, resume adopts it at once.
-                self.h.games.release(number, self.owner)
+                try:
+                    self.h.games.release(number, self.owner)
+                except StorageError:
+                    pass  # the database is gone too: the lease expires, or resume sees we are dead
         finally:
             self.report.wall_seconds = time.perf_counter() - start
+            self.report.db_outages = self.retry.outages
         return self.report
+
+    def _beat(self, pool: BatchPool) -> None:
+        """Renew our leases, let go of trials we lost, adopt trials whose driver is gone."""
+        held = self._db(lambda: self.h.games.renew(self.owner, list(self.open), self.lease_ttl))
+        for number in [n for n in self.open if n not in held]:
+            # Our lease ran out (a long database outage) and another driver adopted the trial:
+            # it finishes it from the stored games; playing on would only waste games.
+            pool.cancel_trial(number)
+            del self.open[number]
+            self.report.lost += 1
+            self.log(f"trial {number} was taken over by another driver (our lease ran out); leaving it to them")
+        self._adopt_orphans()
 
     def _fill(self, pool: BatchPool) -> None:
         for op in sorted(self.open.values(), key=lambda o: o.number):
@@ -195,11 +230,36 @@ class StudyRunner:
 
     # --- trials in and out ------------------------------------------------------------------------
 
-    def _ask(self) -> None:
-        trial = self.h.study.ask(self.h.space.distributions)
-        if not self.h.games.claim(trial.number, self.owner, self.lease_ttl):
-            raise TuningError(f"trial {trial.number} was just created but another driver holds it")
-        self._open(trial, scores={})
+    def _sampler_for(self, number: int) -> optuna.samplers.BaseSampler:
+        # Seeded by the trial number: trial N draws the same random numbers whichever driver
+        # asks it and however often the study was interrupted (a sampler seeded once per
+        # process would repeat its first proposals after every resume).
+        return make_sampler(self.spec.sampler, self.h.space, stream=number)
+
+    def _ask(self) -> bool:
+        """Create the study's next trial and open it; False once the study has its target
+        (counting every driver's trials, under the study's ask lock)."""
+
+        def attempt():
+            with hold(self.h.games, ASK_LOCK, self.owner, call=self._db):
+                existing = len(self.h.trials(TrialState.RUNNING, TrialState.COMPLETE, TrialState.PRUNED,
+                                             TrialState.FAIL))
+                if existing >= self.h.target_trials:
+                    return None
+                # ``existing`` is the number the new trial gets (or the waiting reference, trial 0).
+                self.h.study.sampler = self._sampler_for(existing)
+                trial = self.h.study.ask(self.h.space.distributions)
+                return trial, self.h.games.claim(trial.number, self.owner, self.lease_ttl)
+
+        # A repeated attempt (the connection dropped after Optuna committed the trial) counts
+        # that trial too: it is left without a lease and adopted, never one too many.
+        out = self._db(attempt)
+        if out is None:
+            return False
+        trial, claimed = out
+        if claimed:  # else our lock expired mid-way and another driver adopted it: theirs now
+            self._open(trial, scores={})
+        return True
 
     def _open(self, trial: optuna.Trial, scores: dict) -> None:
         params = self.h.space.full_params(trial.params)
@@ -214,29 +274,50 @@ class StudyRunner:
         return any(t.number not in self.open for t in self.h.trials(TrialState.RUNNING))
 
     def _adopt_orphans(self) -> None:
-        """Take over RUNNING trials whose driver is gone: expired lease, no lease, or a dead
-        process on this host."""
+        """Take over RUNNING trials whose driver is gone: expired lease, a dead process on this
+        host, or no lease at all (checked under the ask lock, which a driver holds from
+        creating a trial until it has claimed it)."""
         if len(self.open) >= self.spec.trials_in_flight:
             return
-        running = [t for t in self.h.trials(TrialState.RUNNING) if t.number not in self.open]
+        running = [t for t in self._db(lambda: self.h.trials(TrialState.RUNNING)) if t.number not in self.open]
         if not running:
             return
-        leases = self.h.games.leases(t.number for t in running)
+        leases = self._db(lambda: self.h.games.leases(t.number for t in running))
         now = time.time()
         for frozen in running:
             if len(self.open) >= self.spec.trials_in_flight:
                 return
             lease = leases.get(frozen.number)
-            if lease is not None and lease[1] >= now and not _owner_dead(lease[0]):
+            if lease is None:
+                taken = self._db(lambda: self._claim_unleased(frozen.number))
+            elif lease[1] < now or owner_dead(lease[0]):
+                if lease[1] >= now:  # the holder is dead but its lease is still fresh: free it
+                    self._db(lambda: self.h.games.release(frozen.number, lease[0]))
+                taken = self._db(lambda: self.h.games.claim(frozen.number, self.owner, self.lease_ttl))
+            else:
                 continue
-            if lease is not None and lease[1] >= now:
-                # The holder is dead but its lease is still fresh: make it claimable now.
-                self.h.games.release(frozen.number, lease[0])
-            if not self.h.games.claim(frozen.number, self.owner, self.lease_ttl):
-                continue
-            self.report.adopted += 1
-            trial = optuna.Trial(self.h.study, frozen._trial_id)
-            self._open(trial, scores=self.h.games.pair_scores(frozen.number, TRAIN))
+            if taken:
+                self._adopt(frozen)
+
+    def _claim_unleased(self, number: int) -> bool:
+        with hold(self.h.games, ASK_LOCK, self.owner, call=self._db):
+            if self.h.games.leases([number]):  # its creator claimed it after all
+                return False
+            return self.h.games.claim(number, self.owner, self.lease_ttl)
+
+    def _adopt(self, frozen) -> None:
+        """Open a trial we just claimed, from its stored parameters and games."""
+        still = {t.number for t in self._db(lambda: self.h.trials(TrialState.RUNNING))}
+        if frozen.number not in still:  # told by its driver between our listing and our claim
+            self._db(lambda: self.h.games.release(frozen.number, self.owner))
+            return
+        self.h.study.sampler = self._sampler_for(frozen.number)
+        trial = self._db(lambda: optuna.Trial(self.h.study, frozen._trial_id))
+        for name, dist in self.h.space.distributions.items():
+            if name not in trial.params:  # its driver died while Optuna stored the parameters
+                self._db(lambda: _suggest(trial, name, dist))
+        self.report.adopted += 1
+        self._open(trial, scores=self._db(lambda: self.h.games.pair_scores(frozen.number, TRAIN)))
 
     def _on_result(self, pool: BatchPool, batch: Batch, result) -> None:
         op = self.open.get(batch.trial)
@@ -245,8 +326,8 @@ class StudyRunner:
                 self._fail(pool, op, result)
             return
         t0 = time.perf_counter()
-        self.h.games.add_games(trial=batch.trial, phase=TRAIN, opponent=batch.opponent.name,
-                               rows=result.rows, seconds=result.seconds)
+        self._db(lambda: self.h.games.add_games(trial=batch.trial, phase=TRAIN, opponent=batch.opponent.name,
+                                                rows=result.rows, seconds=result.seconds))
         storage = time.perf_counter() - t0
         self.report.storage_seconds += storage
         self.report.games += batch.games
@@ -260,7 +341,11 @@ class StudyRunner:
         op.game_seconds += result.seconds
         op.scores.update(pair_scores_of_rows(batch.opponent.name, result.rows))
         estimate, _ = summarize(op.scores, self.opponents)
-        op.trial.report(estimate.mean, step=2 * estimate.n)  # intermediate value, by games played
+        try:  # intermediate value, by games played
+            self._db(lambda: op.trial.report(estimate.mean, step=2 * estimate.n))
+        except UpdateFinishedTrialError:
+            self._drop_finished(pool, op)
+            return
         if not op.pending and op.outstanding == 0:
             self._complete(op)
         elif self._should_prune(op):
@@ -275,30 +360,49 @@ class StudyRunner:
         decision = should_prune(op.scores, inc.scores, alpha=p.alpha, looks=op.planned_batches,
                                 min_pairs=p.min_pairs, margin=p.margin)
         if decision.prune:
-            op.trial.set_user_attr("pruned_against", {"incumbent": inc.number, "diff": decision.diff,
-                                                      "pairs": decision.pairs, "p_value": decision.p_value})
+            op.attrs["pruned_against"] = {"incumbent": inc.number, "diff": decision.diff,
+                                          "pairs": decision.pairs, "p_value": decision.p_value}
         return decision.prune
 
-    def _write(self, op: _OpenTrial, attrs: dict, **tell) -> None:
+    def _write(self, op: _OpenTrial, attrs: dict, **tell) -> bool:
+        """Store a trial's attributes, then tell Optuna; False if another driver told it first.
+
+        The attributes go first: a driver killed in between leaves the trial RUNNING, and
+        whoever adopts it recomputes them from the stored games before telling."""
         t0 = time.perf_counter()
-        attrs = {**attrs, "game_seconds": round(op.game_seconds, 3),
+        attrs = {**op.attrs, **attrs, "game_seconds": round(op.game_seconds, 3),
                  "wall_seconds": round(time.time() - op.started, 3)}
-        for key, value in attrs.items():
-            op.trial.set_user_attr(key, value)
-        op.storage_seconds += time.perf_counter() - t0
-        op.trial.set_user_attr("storage_seconds", round(op.storage_seconds, 4))
-        self.h.study.tell(op.trial, **tell)
-        self.h.games.release(op.number, self.owner)
+        try:
+            for key, value in attrs.items():
+                self._db(lambda key=key, value=value: op.trial.set_user_attr(key, value))
+            op.storage_seconds += time.perf_counter() - t0
+            self._db(lambda: op.trial.set_user_attr("storage_seconds", round(op.storage_seconds, 4)))
+            # skip_if_finished: a repeated tell (its first commit lost with the connection) is a no-op
+            self._db(lambda: self.h.study.tell(op.trial, skip_if_finished=True, **tell))
+        except UpdateFinishedTrialError:
+            self.open.pop(op.number, None)
+            self.report.lost += 1
+            self.log(f"trial {op.number} was finished by another driver (our lease ran out); leaving it")
+            return False
+        self._db(lambda: self.h.games.release(op.number, self.owner))
         self.report.storage_seconds += time.perf_counter() - t0
         del self.open[op.number]
         self._finished += 1
+        return True
+
+    def _drop_finished(self, pool: BatchPool, op: _OpenTrial) -> None:
+        pool.cancel_trial(op.number)
+        self.open.pop(op.number, None)
+        self.report.lost += 1
+        self.log(f"trial {op.number} was finished by another driver (our lease ran out); leaving it")
 
     def _complete(self, op: _OpenTrial) -> None:
         estimate, per = summarize(op.scores, self.opponents)
-        self._write(op, {"score_low": estimate.low, "score_high": estimate.high, "pairs": estimate.n,
-                         "games": estimate.games,
-                         "per_opponent": {name: e.as_dict() for name, e in per.items()}},
-                    values=estimate.mean)
+        if not self._write(op, {"score_low": estimate.low, "score_high": estimate.high, "pairs": estimate.n,
+                                "games": estimate.games,
+                                "per_opponent": {name: e.as_dict() for name, e in per.items()}},
+                           values=estimate.mean):
+            return
         self.report.complete += 1
         self._fails_in_a_row = 0
         if self.incumbent is None or estimate.mean > self.incumbent.value:
@@ -308,10 +412,11 @@ class StudyRunner:
         played = 2 * len(op.scores)
         saved = max(0, op.planned_games - played)
         estimate, per = summarize(op.scores, self.opponents)
-        self._write(op, {"score_low": estimate.low, "score_high": estimate.high, "pairs": estimate.n,
-                         "games": played, "games_saved": saved,
-                         "per_opponent": {name: e.as_dict() for name, e in per.items()}},
-                    state=TrialState.PRUNED)
+        if not self._write(op, {"score_low": estimate.low, "score_high": estimate.high, "pairs": estimate.n,
+                                "games": played, "games_saved": saved,
+                                "per_opponent": {name: e.as_dict() for name, e in per.items()}},
+                           state=TrialState.PRUNED):
+            return
         self.report.pruned += 1
         self.report.games_saved += saved
         self._fails_in_a_row = 0
@@ -319,19 +424,20 @@ class StudyRunner:
     def _fail(self, pool: BatchPool, op: _OpenTrial, error: Exception) -> None:
         pool.cancel_trial(op.number)
         message = str(error).strip().splitlines()[-1] if str(error).strip() else type(error).__name__
-        self._write(op, {"error": message[:500]}, state=TrialState.FAIL)
+        if not self._write(op, {"error": message[:500]}, state=TrialState.FAIL):
+            return
         self.report.failed += 1
         self._fails_in_a_row += 1
         if self._fails_in_a_row >= MAX_FAILS_IN_A_ROW:
             raise TuningError(f"{MAX_FAILS_IN_A_ROW} trials in a row failed; the last: {message}")
 
     def _load_incumbent(self) -> None:
-        complete = [t for t in self.h.trials(TrialState.COMPLETE) if t.value is not None]
+        complete = [t for t in self._db(lambda: self.h.trials(TrialState.COMPLETE)) if t.value is not None]
         if complete:
             best = max(complete, key=lambda t: (t.value, -t.number))
             self.incumbent = _Incumbent(best.number, best.value, best.user_attrs.get("score_low", math.nan),
                                         best.user_attrs.get("score_high", math.nan),
-                                        self.h.games.pair_scores(best.number, TRAIN))
+                                        self._db(lambda: self.h.games.pair_scores(best.number, TRAIN)))
 
     def _emit(self) -> None:
         if self.progress is None:

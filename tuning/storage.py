@@ -6,9 +6,16 @@ so a status query never blocks a running driver; PostgreSQL serves clusters and 
 """
 from __future__ import annotations
 
+import ctypes
+import fcntl
 import os
+import re
+import sqlite3
+import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 import optuna
 import sqlalchemy as sa
@@ -17,11 +24,12 @@ from sqlalchemy.engine import URL, Engine
 from tuning.errors import StorageError, StudyNotFound
 
 __all__ = ["ENV_STORAGE", "DEFAULT_DIR", "default_url", "resolve_url", "mask", "parse_url",
-           "Storage", "open_storage", "storage_error"]
+           "Storage", "open_storage", "probe_storage", "storage_error", "hide_passwords_in_argv"]
 
 ENV_STORAGE = "OCEAN_STORAGE"
 DEFAULT_DIR = "studies"  # relative to the current directory, like the study files themselves
 SQLITE_BUSY_SECONDS = 60  # a writer waits this long for another writer before giving up
+_SCHEMA_LOCK = 0x6F6365616E  # PostgreSQL advisory lock key ("ocean") guarding table creation
 
 
 def default_url(name: str) -> str:
@@ -49,6 +57,39 @@ def parse_url(url: str) -> URL:
         raise StorageError("storage: an in-memory SQLite database would vanish with the driver; give a file, "
                            "e.g. sqlite:///studies/NAME.db")
     return parsed
+
+
+_URL_PASSWORD = re.compile(rb"(://[^:/@\s\x00]*:)([^@\s\x00]+)(@)")
+
+
+def _stars(text: bytes) -> bytes:
+    return _URL_PASSWORD.sub(lambda m: m.group(1) + b"*" * len(m.group(2)) + m.group(3), text)
+
+
+def hide_passwords_in_argv() -> bool:
+    """Overwrite, in place, any URL password on this process's command line with '*'s;
+    returns True if the command line the kernel shows was changed.
+
+    A password given with ``--storage`` would otherwise stay readable in ``ps`` and
+    /proc/PID/cmdline, and Ray copies that command line into its job table as the driver's
+    "entrypoint" (``ray list jobs``, the Ray dashboard). The bytes are rewritten where the
+    kernel reads them (the argument area /proc/self/stat points at), keeping their length;
+    where that is not possible only ``sys.argv`` is masked. ``$OCEAN_STORAGE`` remains the
+    way to keep a password off the command line altogether."""
+    sys.argv = [_stars(a.encode()).decode() for a in sys.argv]
+    try:
+        cmdline = Path("/proc/self/cmdline").read_bytes()
+        masked = _stars(cmdline)
+        if masked == cmdline:
+            return False
+        fields = Path("/proc/self/stat").read_text().rpartition(")")[2].split()
+        arg_start, arg_end = int(fields[45]), int(fields[46])  # fields 48 and 49 of proc(5)
+        if arg_end - arg_start != len(cmdline) or ctypes.string_at(arg_start, len(cmdline)) != cmdline:
+            return False  # not the layout we expect: touch nothing
+        ctypes.memmove(arg_start, masked, len(masked))
+    except (OSError, ValueError, IndexError):
+        return False
+    return Path("/proc/self/cmdline").read_bytes() == masked
 
 
 def mask(url: str) -> str:
@@ -106,11 +147,73 @@ def _on_sqlite_connect(dbapi_connection, _record) -> None:
     cursor.close()
 
 
+def _is_study_database(url: str, kwargs: dict) -> bool:
+    """Whether the database holds Optuna's tables; looked at without writing anything (no WAL
+    switch, no tables created), so a mistyped URL never alters someone else's database."""
+    probe = sa.create_engine(url, **kwargs)
+    try:
+        return "studies" in sa.inspect(probe).get_table_names()
+    finally:
+        probe.dispose()
+
+
+def probe_storage(url: str) -> None:
+    """Check that the database at ``url`` can serve a study, creating and changing nothing:
+    ``launch`` calls it before starting Ray, so a wrong URL costs a second, not a cluster."""
+    parsed = parse_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        path = Path(parsed.database)
+        if not path.exists():
+            return  # launch creates it
+        try:  # read-only: no WAL switch, no journal; SQLite's own connections never clash
+            conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            try:
+                conn.execute("PRAGMA schema_version").fetchone()
+            finally:
+                conn.close()
+        except sqlite3.Error as exc:
+            raise storage_error(exc, url, "cannot open the study database") from None
+        return
+    engine = sa.create_engine(url, **_engine_kwargs(parsed))
+    try:
+        with engine.connect() as conn:
+            conn.execute(sa.text("SELECT 1"))
+    except (sa.exc.SQLAlchemyError, ImportError) as exc:
+        raise storage_error(exc, url, "cannot open the study database") from None
+    finally:
+        engine.dispose()
+
+
+@contextmanager
+def _schema_guard(engine: Engine, parsed: URL) -> Iterator[None]:
+    """One process at a time creates tables: drivers launched together on a fresh database
+    would otherwise race in CREATE TABLE ("already exists") and in Optuna's version row.
+    PostgreSQL: a session advisory lock (freed by the server if we die). SQLite: an flock on
+    the database's directory -- never on the database file itself: closing any descriptor of
+    that file would drop the POSIX locks SQLite holds on it in this process, and another
+    process could then discard the write-ahead log under our feet."""
+    if parsed.get_backend_name() == "postgresql":
+        with engine.connect() as conn:
+            conn.execute(sa.text("SELECT pg_advisory_lock(:key)"), {"key": _SCHEMA_LOCK})
+            try:
+                yield
+            finally:
+                conn.execute(sa.text("SELECT pg_advisory_unlock(:key)"), {"key": _SCHEMA_LOCK})
+        return
+    fd = os.open(Path(parsed.database).resolve().parent, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # released by the kernel when we close it, or die
+        yield
+    finally:
+        os.close(fd)
+
+
 def open_storage(url: str, *, must_exist: bool = False) -> Storage:
     """Open (and if needed create) the study database at ``url``.
 
-    With ``must_exist`` a missing SQLite file is ``StudyNotFound`` instead of a new empty
-    database (``resume``, ``status`` and friends never create one by accident).
+    With ``must_exist`` a missing SQLite file, or a database without study tables, is
+    ``StudyNotFound`` instead of a new empty study database (``resume``, ``status`` and
+    friends never create or alter one by accident).
     """
     from tuning.records import create_tables  # our tables live beside Optuna's
 
@@ -124,13 +227,17 @@ def open_storage(url: str, *, must_exist: bool = False) -> Storage:
             path.parent.mkdir(parents=True, exist_ok=True)
     kwargs = _engine_kwargs(parsed)
     try:
+        if must_exist and not _is_study_database(url, kwargs):
+            raise StudyNotFound(f"{mask(url)} is not a study database (it holds no Optuna studies); "
+                                "check --storage / $OCEAN_STORAGE, or launch a study there first")
         engine = sa.create_engine(url, **kwargs)
         if parsed.get_backend_name() == "sqlite":
             sa.event.listen(engine, "connect", _on_sqlite_connect)
         with engine.connect() as conn:  # fail here, with a clear message, if unreachable
             conn.execute(sa.text("SELECT 1"))
-        rdb = optuna.storages.RDBStorage(url, engine_kwargs=kwargs)
-        create_tables(engine)
-    except (sa.exc.SQLAlchemyError, RuntimeError, ImportError) as exc:
+        with _schema_guard(engine, parsed):
+            rdb = optuna.storages.RDBStorage(url, engine_kwargs=kwargs)
+            create_tables(engine)
+    except (sa.exc.SQLAlchemyError, RuntimeError, ImportError, OSError) as exc:
         raise storage_error(exc, url, "cannot open the study database") from None
     return Storage(url=url, engine=engine, optuna=rdb)

@@ -3,9 +3,15 @@
 ``create_study`` is the only place a study is born (spec, panel and target stored with it; the
 bot's defaults enqueued as trial 0); everything else opens an existing one with ``open_study``,
 so ``resume``, ``status``, ``validate`` and ``export`` need only the study's name and storage.
+
+Creation takes several commits (Optuna's study, then each attribute, then trial 0), so it runs
+under the study's create lock: drivers launched together wait for the first one instead of
+seeing half a study, and a launch killed half-way is finished by the next ``launch`` or (once
+the spec is stored) by ``resume``.
 """
 from __future__ import annotations
 
+import hashlib
 import warnings
 from dataclasses import dataclass
 from importlib import metadata
@@ -16,6 +22,7 @@ from optuna.trial import FrozenTrial, TrialState
 from ocean.bots import BotSpec
 from tuning.errors import StudyExists, StudyNotFound, TuningError
 from tuning.gamestore import GameStore
+from tuning.locks import CREATE_LOCK, driver_id, hold
 from tuning.panel import panel_from_json, panel_to_json, resolve_panel
 from tuning.space import SearchSpace, build_space
 from tuning.spec import SamplerSpec, StudySpec, parse_spec
@@ -38,22 +45,32 @@ def package_version() -> str:
         return "unknown"
 
 
-def make_sampler(spec: SamplerSpec, space: SearchSpace) -> optuna.samplers.BaseSampler:
+def stream_seed(seed: int, stream: int) -> int:
+    """A 32-bit seed for stream ``stream`` (a trial number) of the sampler seed ``seed``."""
+    return int.from_bytes(hashlib.sha256(f"{seed}:{stream}".encode()).digest()[:4], "big")
+
+
+def make_sampler(spec: SamplerSpec, space: SearchSpace, stream: int | None = None) -> optuna.samplers.BaseSampler:
     """The study's sampler, seeded. TPE and CMA-ES are told about trials in flight (constant
-    liar; CMA-ES asks in generations) and CMA-ES starts from the bot's defaults."""
+    liar; CMA-ES asks in generations) and CMA-ES starts from the bot's defaults.
+
+    With ``stream`` (the number of the trial about to be asked) the seed is derived from
+    (seed, stream), so each trial's random draws do not depend on which driver asks it, nor
+    on how many times the study was resumed before."""
+    seed = spec.seed if spec.seed is None or stream is None else stream_seed(spec.seed, stream)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
         if spec.kind == "tpe":
-            return optuna.samplers.TPESampler(seed=spec.seed, n_startup_trials=spec.startup_trials,
+            return optuna.samplers.TPESampler(seed=seed, n_startup_trials=spec.startup_trials,
                                               multivariate=True, constant_liar=True)
         if spec.kind == "cmaes":
             x0 = {name: min(max(value, d.low), d.high)
                   for (name, value), d in zip(space.reference_params().items(), space.distributions.values())}
-            return optuna.samplers.CmaEsSampler(seed=spec.seed, n_startup_trials=spec.startup_trials, x0=x0,
+            return optuna.samplers.CmaEsSampler(seed=seed, n_startup_trials=spec.startup_trials, x0=x0,
                                                 warn_independent_sampling=False)
         if spec.kind == "gp":
-            return optuna.samplers.GPSampler(seed=spec.seed, n_startup_trials=spec.startup_trials)
-        return optuna.samplers.RandomSampler(seed=spec.seed)
+            return optuna.samplers.GPSampler(seed=seed, n_startup_trials=spec.startup_trials)
+        return optuna.samplers.RandomSampler(seed=seed)
 
 
 @dataclass
@@ -88,35 +105,75 @@ def _study_names(storage: Storage) -> list[str]:
     return [s.study_name for s in optuna.get_all_study_summaries(storage.optuna, include_best_trial=False)]
 
 
+def _exists(name: str, storage: Storage) -> StudyExists:
+    return StudyExists(f"study {name!r} already exists in {storage.masked}; carry on with: tune resume {name}")
+
+
+def _complete(study: optuna.Study) -> bool:
+    """Whether every step of creation is stored (the last one enqueues trial 0)."""
+    attrs = study.user_attrs
+    return all(k in attrs for k in (ATTR_SPEC, ATTR_PANEL, ATTR_TARGET)) and bool(
+        study.get_trials(deepcopy=False))
+
+
+def _finish_creation(study: optuna.Study, spec: StudySpec, panel: list[BotSpec] | None) -> None:
+    """Store whatever creation step is missing, in order; the spec already stored wins (a
+    launch that died half-way is finished as it was meant). Call under the create lock."""
+    attrs = study.user_attrs
+    if ATTR_SPEC not in attrs:
+        study.set_user_attr(ATTR_SPEC, spec.stored())
+    else:
+        stored = parse_spec(attrs[ATTR_SPEC], source=f"study {study.study_name!r}")
+        if stored.stored() != spec.stored():
+            spec, panel = stored, None
+    if ATTR_PANEL not in attrs:
+        study.set_user_attr(ATTR_PANEL, panel_to_json(panel if panel is not None else resolve_panel(spec.panel)))
+    if ATTR_TARGET not in attrs:
+        study.set_user_attr(ATTR_TARGET, spec.n_trials)
+    if ATTR_VERSION not in attrs:
+        study.set_user_attr(ATTR_VERSION, package_version())
+    if not study.get_trials(deepcopy=False):
+        study.enqueue_trial(build_space(spec).reference_params(), user_attrs={"reference": "defaults"})
+
+
 def create_study(spec: StudySpec, url: str) -> StudyHandle:
-    """Create the study ``spec.name`` at ``url``; a name already there is an error (resume it)."""
+    """Create the study ``spec.name`` at ``url``; a name already there is an error (resume it),
+    unless its launch died half-way: then creation is finished."""
     panel = resolve_panel(spec.panel)
     space = build_space(spec)
     storage = open_storage(url)
+    games = GameStore(storage.engine, spec.name)
     try:
-        if spec.name in _study_names(storage):
-            raise StudyExists(f"study {spec.name!r} already exists in {storage.masked}; "
-                              f"carry on with: tune resume {spec.name}")
-        study = optuna.create_study(study_name=spec.name, storage=storage.optuna, direction="maximize",
-                                    sampler=make_sampler(spec.sampler, space),
-                                    pruner=optuna.pruners.NopPruner())  # we prune (tuning.pruning)
-        study.set_user_attr(ATTR_SPEC, spec.stored())
-        study.set_user_attr(ATTR_PANEL, panel_to_json(panel))
-        study.set_user_attr(ATTR_TARGET, spec.n_trials)
-        study.set_user_attr(ATTR_VERSION, package_version())
-        study.enqueue_trial(space.reference_params(), user_attrs={"reference": "defaults"})
+        with hold(games, CREATE_LOCK, driver_id()):
+            if spec.name in _study_names(storage):
+                study = optuna.load_study(study_name=spec.name, storage=storage.optuna)
+                if _complete(study):
+                    raise _exists(spec.name, storage)
+            else:
+                study = optuna.create_study(study_name=spec.name, storage=storage.optuna, direction="maximize")
+            _finish_creation(study, spec, panel)
+        study = optuna.load_study(study_name=spec.name, storage=storage.optuna,
+                                  sampler=make_sampler(spec.sampler, space),
+                                  pruner=optuna.pruners.NopPruner())  # we prune (tuning.pruning)
+        target = int(study.user_attrs[ATTR_TARGET])
+        stored = parse_spec(study.user_attrs[ATTR_SPEC], source=f"study {spec.name!r}")
+        if stored.stored() != spec.stored():  # finished a half-created study launched from another spec
+            spec, space, panel = stored, build_space(stored), panel_from_json(study.user_attrs[ATTR_PANEL])
+            study.sampler = make_sampler(spec.sampler, space)
     except optuna.exceptions.DuplicatedStudyError:
         storage.close()
-        raise StudyExists(f"study {spec.name!r} already exists in {storage.masked}; "
-                          f"carry on with: tune resume {spec.name}") from None
+        raise _exists(spec.name, storage) from None
     except Exception:
         storage.close()
         raise
-    return StudyHandle(spec, storage, study, space, panel, GameStore(storage.engine, spec.name), spec.n_trials)
+    return StudyHandle(spec, storage, study, space, panel, games, target)
 
 
 def open_study(name: str, url: str) -> StudyHandle:
-    """Open an existing study by name; ``StudyNotFound`` lists the studies the storage holds."""
+    """Open an existing study by name; ``StudyNotFound`` lists the studies the storage holds.
+
+    A study whose launch is still being created waits for it; one whose launch died after
+    storing the spec is finished here; one whose launch died before is a one-line error."""
     storage = open_storage(url, must_exist=True)
     try:
         names = _study_names(storage)
@@ -124,9 +181,16 @@ def open_study(name: str, url: str) -> StudyHandle:
             known = ", ".join(sorted(names)) or "none"
             raise StudyNotFound(f"no study named {name!r} in {storage.masked} (studies there: {known})")
         probe = optuna.load_study(study_name=name, storage=storage.optuna)
+        if not _complete(probe):
+            with hold(GameStore(storage.engine, name), CREATE_LOCK, driver_id()):
+                if not _complete(probe):
+                    if ATTR_SPEC not in probe.user_attrs:
+                        raise TuningError(f"study {name!r} in {storage.masked} was not created by tune launch, "
+                                          "or its launch was interrupted at once; run the launch again with "
+                                          "--or-resume to finish creating it")
+                    stored = parse_spec(probe.user_attrs[ATTR_SPEC], source=f"study {name!r}")
+                    _finish_creation(probe, stored, None)
         attrs = probe.user_attrs
-        if ATTR_SPEC not in attrs or ATTR_PANEL not in attrs:
-            raise TuningError(f"study {name!r} in {storage.masked} was not created by tune launch")
         spec = parse_spec(attrs[ATTR_SPEC], source=f"study {name!r}")
         space = build_space(spec)
         study = optuna.load_study(study_name=name, storage=storage.optuna,

@@ -4,9 +4,15 @@ A batch is a pure function of (coefficients, opponent, seeds), so a task Ray ret
 worker died returns the identical games. The engine is imported inside the task (the driver
 need not compile anything) and each worker process keeps its compiled kernels and the maps of
 the seeds it has seen, so only a worker's first batch pays for compilation.
+
+With an audit log path (the driver's ``$OCEAN_BATCH_LOG``), each batch appends a JSON line
+when it starts and one when its games are played, naming the worker process: the crash tests
+(``tuning.chaos``) count games played against games stored with it, and find a worker to kill
+in the middle of a batch. The path is on the worker's machine.
 """
 from __future__ import annotations
 
+import json
 import os
 import socket
 import time
@@ -15,10 +21,11 @@ from typing import Mapping, Sequence
 
 import ray
 
-__all__ = ["BatchResult", "play_batch", "play_batch_task", "STUDY_BOT"]
+__all__ = ["BatchResult", "play_batch", "play_batch_task", "STUDY_BOT", "BATCH_LOG_ENV", "audit"]
 
 STUDY_BOT = "tunable"  # the policy a study tunes
 _BOARD_CACHE_SEEDS = 50_000  # maps kept per worker (~16 KB each): a whole seed bank fits
+BATCH_LOG_ENV = "OCEAN_BATCH_LOG"
 
 
 @dataclass(frozen=True)
@@ -49,13 +56,31 @@ def _boards_for(seeds: Sequence[int]):
     return np.stack([_boards[s] for s in seeds])
 
 
-def play_batch(params: Mapping[str, float], opponent, seeds: Sequence[int], trial: int = -1) -> BatchResult:
+def audit(path: str | None, event: str, **fields) -> None:
+    """Append one JSON line to the audit log ``path`` (nothing if None). A single ``write`` on
+    an ``O_APPEND`` descriptor: lines of concurrent workers never interleave."""
+    if not path:
+        return
+    line = json.dumps({"event": event, "pid": os.getpid(), "host": socket.gethostname(), "time": time.time(),
+                       **fields}, separators=(",", ":")) + "\n"
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        os.write(fd, line.encode())
+    finally:
+        os.close(fd)
+
+
+def play_batch(params: Mapping[str, float], opponent, seeds: Sequence[int], trial: int = -1,
+               phase: str = "train", audit_log: str | None = None, driver: str | None = None) -> BatchResult:
     """Play each seed twice (sides swapped) between the study bot with ``params`` and
-    ``opponent`` (an ``ocean.bots.BotSpec``)."""
+    ``opponent`` (an ``ocean.bots.BotSpec``). ``audit_log``/``driver``: the audit log and the
+    host:pid of the driver that submitted the batch (tells a Ray retry from a replay)."""
     from ocean.bots import BotSpec
     from ocean.match import play_pairs
 
     global _warm
+    key = {"trial": trial, "phase": phase, "opponent": opponent.name, "seeds": list(seeds), "driver": driver}
+    audit(audit_log, "start", **key)
     bot = BotSpec(f"trial-{trial}", STUDY_BOT, dict(params))
     boards = _boards_for(seeds)
     if not _warm:  # compile outside the timed part: ``seconds`` is game time only
@@ -64,7 +89,9 @@ def play_batch(params: Mapping[str, float], opponent, seeds: Sequence[int], tria
     start = time.perf_counter()
     result = play_pairs(bot, opponent, seeds, boards)
     seconds = time.perf_counter() - start
-    return BatchResult(result.rows(), seconds, result.player_turns, f"{socket.gethostname()}:{os.getpid()}")
+    rows = result.rows()
+    audit(audit_log, "done", games=len(rows), **key)
+    return BatchResult(rows, seconds, result.player_turns, f"{socket.gethostname()}:{os.getpid()}")
 
 
 # One CPU per task: games are single-threaded compiled loops. A task lost with its worker is

@@ -215,3 +215,205 @@ def test_a_database_password_never_lands_in_the_database(pg_url):
         assert dumped and not any("hunter2" in row for row in dumped)
     finally:
         handle.close()
+
+
+# --- crash safety: several drivers, half-done work, database outages -----------------------------
+
+def test_drivers_side_by_side_create_exactly_the_target_and_share_the_work(any_url):
+    import threading
+
+    _study(any_url, n_trials=5).close()
+    reports, errors = [], []
+
+    def drive():
+        handle = open_study("tiny", any_url)
+        try:
+            reports.append(StudyRunner(handle, pool=FakePool(capacity=2), heartbeat=0.2).run())
+        except Exception as exc:  # noqa: BLE001 - reported by the assertion below
+            errors.append(exc)
+        finally:
+            handle.close()
+
+    threads = [threading.Thread(target=drive) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    assert errors == [] and len(reports) == 3
+    handle = open_study("tiny", any_url)
+    try:
+        assert [t.number for t in handle.trials()] == [0, 1, 2, 3, 4]  # never one too many
+        assert all(t.state == TrialState.COMPLETE for t in handle.trials())
+        assert sum(r.complete for r in reports) == 5 and handle.games.count_games() == 5 * 16
+    finally:
+        handle.close()
+
+
+def test_trial_n_gets_the_same_parameters_however_often_the_study_was_interrupted(sqlite_url, tmp_path):
+    calm = _study(sqlite_url, n_trials=5)
+    try:
+        StudyRunner(calm, pool=FakePool(capacity=2)).run()
+        want = [t.params for t in calm.trials()]
+    finally:
+        calm.close()
+    url = f"sqlite:///{tmp_path}/bumpy.db"
+    _study(url, n_trials=5).close()
+    for after in (2, 3, 4, 1000):  # interrupted three times, then finished
+        handle = open_study("tiny", url)
+        try:
+            StudyRunner(handle, pool=_InterruptingPool(after=after, capacity=2)).run()
+        finally:
+            handle.close()
+    handle = open_study("tiny", url)
+    try:
+        assert [t.state for t in handle.trials()] == [TrialState.COMPLETE] * 5
+        assert [t.params for t in handle.trials()] == want
+        assert len({tuple(sorted(p.items())) for p in want}) == 5  # no proposal repeated after a resume
+    finally:
+        handle.close()
+
+
+def test_a_trial_left_without_a_lease_and_half_its_parameters_is_completed(any_url):
+    handle = _study(any_url, n_trials=2)
+    try:
+        StudyRunner(handle, pool=_InterruptingPool(after=0, capacity=2)).run()  # trials 0 and 1 left running
+        # as if a driver died inside study.ask: a trial with one of its two parameters stored
+        handle.study.tell(handle.trials(TrialState.RUNNING)[1].number, state=TrialState.FAIL)
+    finally:
+        handle.close()
+    handle = open_study("tiny", any_url)
+    try:
+        half = handle.study.ask()
+        half.suggest_float("silence_cost", 0.0, 2.0)
+        report = StudyRunner(handle, pool=FakePool()).run()
+        assert report.adopted == 2  # trial 0 (released at the interruption) and the half-asked one
+        done = {t.number: t for t in handle.trials()}
+        assert len(done) == 3 and done[half.number].state == TrialState.COMPLETE
+        assert set(done[half.number].params) == {"silence_cost", "stealth_weight"}
+        assert done[half.number].params["silence_cost"] == half.params["silence_cost"]  # kept, not redrawn
+    finally:
+        handle.close()
+
+
+def test_leases_left_on_finished_trials_are_cleared_and_a_lost_lease_is_reported(sqlite_url):
+    handle = _study(sqlite_url, n_trials=1)
+    try:
+        StudyRunner(handle, pool=FakePool()).run()
+        handle.games.claim(0, "somewhere:1:died-after-tell", ttl=600)  # a driver died before releasing
+        assert handle.games.renew("other:2:x", [0], ttl=60) == set()  # not its lease
+        assert handle.games.renew("somewhere:1:died-after-tell", [0], ttl=60) == {0}
+        StudyRunner(handle, pool=FakePool()).run()
+        assert handle.games.leases([0]) == {}
+    finally:
+        handle.close()
+
+
+def test_study_locks_wait_for_live_holders_and_evict_dead_ones(sqlite_url):
+    from tuning.locks import hold
+
+    handle = _study(sqlite_url)
+    try:
+        games = handle.games
+        dead = f"{socket.gethostname()}:{_dead_pid()}:gone"
+        assert games.try_lock("ask", dead, ttl=600) == dead
+        with hold(games, "ask", "me:1:a"):  # its holder is dead: taken at once
+            assert games.try_lock("ask", "you:2:b", ttl=5) == "me:1:a"
+        assert games.try_lock("ask", "elsewhere:3:alive", ttl=1.0) == "elsewhere:3:alive"
+        start = time.monotonic()
+        with hold(games, "ask", "me:1:a"):
+            assert time.monotonic() - start >= 0.5  # waited for the live holder's lock to expire
+        assert games.try_lock("ask", "you:2:b", ttl=5) == "you:2:b"  # released on leaving
+    finally:
+        handle.close()
+
+
+def test_a_half_created_study_is_finished_by_resume_or_by_launch(sqlite_url, tmp_path):
+    import optuna
+
+    from tuning.storage import open_storage
+    from tuning.study import ATTR_SPEC
+
+    spec = parse_spec(tiny_spec_dict())
+    store = open_storage(sqlite_url)  # a launch killed after storing the spec, before trial 0
+    study = optuna.create_study(study_name="tiny", storage=store.optuna, direction="maximize")
+    study.set_user_attr(ATTR_SPEC, spec.stored())
+    store.close()
+    handle = open_study("tiny", sqlite_url)
+    try:
+        assert handle.target_trials == 3 and [b.name for b in handle.panel] == ["random", "chaser"]
+        assert handle.trials()[0].user_attrs["reference"] == "defaults"
+        StudyRunner(handle, pool=FakePool()).run()
+        assert [t.state for t in handle.trials()] == [TrialState.COMPLETE] * 3
+    finally:
+        handle.close()
+
+    other = f"sqlite:///{tmp_path}/other.db"  # killed even earlier: no spec stored yet
+    store = open_storage(other)
+    optuna.create_study(study_name="tiny", storage=store.optuna, direction="maximize")
+    store.close()
+    with pytest.raises(TuningError, match="run the launch again with --or-resume"):
+        open_study("tiny", other)
+    handle = create_study(spec, other)  # launch finishes it
+    try:
+        assert len(handle.trials()) == 1 and handle.target_trials == 3
+    finally:
+        handle.close()
+    from tuning.study import StudyExists
+
+    with pytest.raises(StudyExists):
+        create_study(spec, other)
+
+
+def test_database_calls_ride_out_an_outage_with_backoff_and_log_it_once():
+    import sqlalchemy as sa
+
+    from tuning.errors import StorageError
+    from tuning.retry import Retry, is_transient
+
+    down = sa.create_engine("postgresql+psycopg://lab:s3cret@127.0.0.1:1/x")
+
+    def refused():
+        with down.connect():
+            pass
+
+    try:
+        refused()
+    except sa.exc.OperationalError as exc:
+        real_outage = exc
+    assert is_transient(real_outage)
+    lines, sleeps, calls = [], [], []
+
+    def flaky():
+        calls.append(1)
+        if len(calls) <= 4:
+            raise real_outage
+        return "stored"
+
+    retry = Retry("postgresql+psycopg://lab:s3cret@db:5432/ocean", name="tiny", patience=60, log=lines.append,
+                  sleep=sleeps.append)
+    assert retry.call(flaky) == "stored"
+    assert sleeps == [0.5, 1.0, 2.0, 4.0]  # exponential backoff
+    assert len(lines) == 2 and "unreachable" in lines[0] and "is back" in lines[1]
+    assert all("s3cret" not in line and "lab:***@db" in line for line in lines)
+    assert retry.call(lambda: retry.call(lambda: 7)) == 7  # nested calls are the outer one's
+
+    with pytest.raises(sa.exc.IntegrityError):  # not an outage: never retried
+        Retry("sqlite:///x.db", name="tiny", sleep=sleeps.append).call(
+            lambda: (_ for _ in ()).throw(sa.exc.IntegrityError("INSERT", {}, Exception("dup"))))
+    impatient = Retry("postgresql+psycopg://lab:s3cret@db:5432/ocean", name="tiny", patience=1.2,
+                      log=lines.append, sleep=sleeps.append)
+    with pytest.raises(StorageError) as info:
+        impatient.call(refused)
+    message = str(info.value)
+    assert "\n" not in message and "s3cret" not in message and "tune resume tiny" in message
+    down.dispose()
+
+
+def test_a_bad_patience_setting_is_a_one_line_error(monkeypatch, sqlite_url):
+    from tuning.retry import patience_from_env
+
+    monkeypatch.setenv("OCEAN_DB_PATIENCE", "soon")
+    with pytest.raises(TuningError, match="OCEAN_DB_PATIENCE='soon': give the seconds"):
+        patience_from_env()
+    monkeypatch.setenv("OCEAN_DB_PATIENCE", "2.5")
+    assert patience_from_env() == 2.5

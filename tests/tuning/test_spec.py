@@ -72,6 +72,14 @@ MALFORMED = [
     (_with(name="two words"), "name: use 1-64 letters"),
     (_with(pruning={"alpha": 0.9}), "pruning.alpha"),
     (_with(trials_in_flight=True), "trials_in_flight: input should be a valid integer"),
+    (_with(trials_in_flight=0), "trials_in_flight: input should be greater than or equal to 1"),
+    (_with(batch_pairs=2.5), "batch_pairs: input should be a valid integer"),
+    (_with(games_per_opponent=0), "games_per_opponent: input should be greater than or equal to 2 (got 0)"),
+    (_with(validation={"seeds": {"start": 5000, "count": 10}, "games": 0}),
+     "validation.games: input should be greater than or equal to 2"),
+    (_with(search={}), "nothing to tune"),
+    (_with(storage=5), "storage: input should be a valid string"),
+    (_with(sampler={"kind": "tpe", "startup_trials": -1}), "sampler.startup_trials"),
 ]
 
 

@@ -71,3 +71,57 @@ def test_postgres_gets_the_same_tables(pg_url):
         assert {"ocean_games", "ocean_trial_leases", "ocean_validations", "studies", "trials"} <= tables
     finally:
         store.close()
+
+
+def test_must_exist_refuses_a_database_without_studies_and_writes_nothing(tmp_path, pg_url):
+    import sqlite3
+
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE notes (text TEXT)")
+    before = other.read_bytes()
+    for url in (f"sqlite:///{other}", pg_url):
+        with pytest.raises(StudyNotFound, match="is not a study database") as info:
+            open_storage(url, must_exist=True)
+        assert "\n" not in str(info.value)
+    assert other.read_bytes() == before and not (tmp_path / "other.db-wal").exists()
+    engine = sa.create_engine(pg_url)
+    assert sa.inspect(engine).get_table_names() == []
+    engine.dispose()
+
+
+def test_probe_checks_a_storage_without_creating_anything(tmp_path):
+    from tuning.storage import probe_storage
+
+    probe_storage(f"sqlite:///{tmp_path}/new.db")  # to be created by launch: fine, and not created yet
+    assert not (tmp_path / "new.db").exists()
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"garbage " * 100)
+    with pytest.raises(StorageError, match="cannot open the study database .*not a database"):
+        probe_storage(f"sqlite:///{junk}")
+    with pytest.raises(StorageError, match="lab:\\*\\*\\*@127.0.0.1:1") as info:
+        probe_storage("postgresql+psycopg://lab:s3cret@127.0.0.1:1/x")
+    assert "s3cret" not in str(info.value)
+
+
+def test_drivers_opening_a_fresh_database_together_all_succeed(pg_url, tmp_path):
+    # Table creation is serialized (advisory lock / directory lock): no "already exists" race.
+    import threading
+
+    for url in (pg_url, f"sqlite:///{tmp_path}/fresh.db"):
+        errors, stores = [], []
+
+        def open_one():
+            try:
+                stores.append(open_storage(url))
+            except Exception as exc:  # noqa: BLE001 - reported below
+                errors.append(exc)
+
+        threads = [threading.Thread(target=open_one) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=120)
+        assert errors == [] and len(stores) == 4
+        for store in stores:
+            store.close()

@@ -5,6 +5,8 @@ Modules, one job each: ``spec`` (study files), ``space`` (search space), ``panel
 (opponents), ``storage`` (database URLs, opening), ``records`` (our tables), ``gamestore``
 (their reads and writes), ``stats`` (intervals over pairs), ``pruning`` (sequential test),
 ``evaluation`` (batches and scores of a trial), ``worker`` (the Ray task), ``pool`` (tasks in
-flight), ``cluster`` (joining Ray), ``study`` (create/open), ``runner`` (the ask/tell driver),
-``validation``, ``status``, ``export``, ``bench`` and ``cli`` (the ``tune`` command).
+flight), ``cluster`` (joining Ray), ``study`` (create/open), ``locks`` (driver identity, study
+locks), ``retry`` (riding out database outages), ``runner`` (the ask/tell driver), ``validation``,
+``status``, ``export``, ``study_report`` (``tune report``), ``bench``, ``chaos`` (the crash drill)
+and ``cli`` (the ``tune`` command).
 """

@@ -332,6 +332,38 @@ def export(
 
 @app.command()
 @_user_errors
+def report(
+    name: str = typer.Argument(..., help="Study name."),
+    out: Path = typer.Option(Path("report.html"), "--out", help="The HTML page; PNG files go beside it "
+                                                                  "(report_history.png, ...)."),
+    storage: Optional[str] = typer.Option(None, "--storage", help=_STORAGE_HELP),
+) -> None:
+    """Write a self-contained HTML report of a study (history, importances, slices, per-opponent
+    scores, per-game statistics, pruning, speed) and its figures as PNG files."""
+    from tuning.storage import resolve_url
+    from tuning.study import open_study
+    from rich.console import Console
+
+    from tuning.study_report import write_report
+
+    if out.suffix.lower() not in (".html", ".htm"):
+        _fail(f"--out must name an .html file, got {str(out)!r}")
+    if not out.parent.is_dir():
+        _fail(f"cannot write {out}: folder {str(out.parent)!r} does not exist")
+    handle = open_study(name, resolve_url(name, option=storage))
+    try:
+        with Console(stderr=True).status(f"reading {name} and drawing its figures"):
+            written = write_report(handle, out)
+    except OSError as exc:
+        _fail(f"cannot write {out}: {exc.strerror}")
+    finally:
+        handle.close()
+    typer.echo(f"{out} written, with {len(written['pngs'])} figures beside it: "
+               + ", ".join(p.name for p in written["pngs"]))
+
+
+@app.command()
+@_user_errors
 def dashboard(
     name: Optional[str] = typer.Argument(None, help="Study name (its default storage), or give --storage."),
     storage: Optional[str] = typer.Option(None, "--storage", help=_STORAGE_HELP),

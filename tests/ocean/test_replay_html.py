@@ -9,15 +9,9 @@ import pytest
 
 from ocean.replay import load_replay
 from ocean.replay_html import render_replay_html
+from tests.browser import CHROMIUM, MISSING, chromium_driver
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--no-first-run", "--window-size=1400,1000"]
-
-needs_chromium = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason="needs headless Chromium: apt-get install -y chromium chromium-driver (.ci/run does)")
+needs_chromium = pytest.mark.skipif(not CHROMIUM.exists(), reason=MISSING)
 
 # The whole canvas as (number of distinct colours, a fingerprint of every pixel).
 CANVAS_PIXELS_JS = """
@@ -59,17 +53,7 @@ def page(replay_file) -> Path:
 
 @pytest.fixture(scope="module")
 def browser():
-    if not CHROMIUM.exists():
-        pytest.skip("needs headless Chromium: apt-get install -y chromium chromium-driver (.ci/run does)")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in CHROMIUM_FLAGS:
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    driver = chromium_driver()
     yield driver
     driver.quit()
 

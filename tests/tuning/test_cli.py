@@ -8,6 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from ocean.bots import coefficients
+from tests.tuning.processes import last_json as _last_json, run_tune as _tune
 from tuning.cli import app
 
 TINY = textwrap.dedent("""
@@ -32,18 +33,6 @@ TINY = textwrap.dedent("""
     games = 4
     top_k = 1
 """)
-
-
-def _tune(*args, cwd, check=True):
-    result = subprocess.run([sys.executable, "-m", "tuning", *args], cwd=cwd, capture_output=True, text=True,
-                            timeout=300)
-    if check and result.returncode != 0:
-        raise AssertionError(f"tune {' '.join(args)} exited {result.returncode}:\n{result.stderr[-3000:]}")
-    return result
-
-
-def _last_json(result):
-    return json.loads(result.stdout.strip().splitlines()[-1])
 
 
 def test_launch_status_resume_validate_export_end_to_end(tmp_path, ray_cluster, monkeypatch):

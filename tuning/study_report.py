@@ -1,0 +1,389 @@
+"""``tune report``: a study as one self-contained HTML page, with its figures also written as PNG
+files beside it. Everything comes from the study database (Optuna's trials and our game rows);
+nothing is recomputed by playing.
+
+The page shows: the optimization history with each trial's 95% interval, the running best and
+the validated scores; parameter importances; slices of the most important coefficients;
+per-opponent scores of the best trials; per-game statistics of the study's bot over the trials;
+games saved by pruning; games per second over time.
+"""
+from __future__ import annotations
+
+import base64
+import html
+import math
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from optuna.trial import TrialState
+
+from tuning.status import study_status
+from tuning.study import REFERENCE_TRIAL, StudyHandle
+
+__all__ = ["TrialPoint", "ReportData", "collect", "write_report"]
+
+_TOP = 5  # best trials shown per opponent
+_SLICES = 3  # most important coefficients drawn as slices
+
+
+@dataclass(frozen=True)
+class TrialPoint:
+    """One finished trial: its score (the last running score if pruned) and interval."""
+
+    number: int
+    state: str  # "complete" or "pruned"
+    score: float
+    low: float
+    high: float
+    params: dict
+    per_opponent: dict
+    games: int
+    games_saved: int
+    finished_at: float  # Unix time
+
+
+@dataclass
+class ReportData:
+    """What the page shows, read from the database."""
+
+    status: dict
+    trials: list[TrialPoint]
+    validations: list[dict]
+    importances: dict[str, float] | None  # None: too few trials to say
+    importance_note: str
+    game_stats: dict[int, dict[str, float]]  # trial -> per-game means of the study's bot
+    throughput: list[tuple[float, float]]  # (minutes since the first batch, games/s)
+    tuned: list[str] = field(default_factory=list)  # coefficients in the search space
+
+
+def _finite(x) -> float:
+    return float(x) if x is not None and not (isinstance(x, float) and math.isnan(x)) else math.nan
+
+
+def _trial_points(handle: StudyHandle) -> list[TrialPoint]:
+    points = []
+    for t in handle.trials():
+        if t.state not in (TrialState.COMPLETE, TrialState.PRUNED):
+            continue
+        if t.state == TrialState.COMPLETE:
+            score = t.value
+        elif t.intermediate_values:
+            score = t.intermediate_values[max(t.intermediate_values)]
+        else:
+            continue
+        a = t.user_attrs
+        done = t.datetime_complete.timestamp() if t.datetime_complete else time.time()
+        points.append(TrialPoint(t.number, "complete" if t.state == TrialState.COMPLETE else "pruned",
+                                 float(score), _finite(a.get("score_low")), _finite(a.get("score_high")),
+                                 handle.space.full_params(t.params), dict(a.get("per_opponent", {})),
+                                 int(a.get("games", 0)), int(a.get("games_saved", 0)), done))
+    return sorted(points, key=lambda p: p.number)
+
+
+def _importances(handle: StudyHandle) -> tuple[dict[str, float] | None, str]:
+    import optuna
+    from optuna.importance import PedAnovaImportanceEvaluator
+
+    complete = [t for t in handle.trials(TrialState.COMPLETE) if t.value is not None]
+    if len(complete) < 4:
+        return None, f"{len(complete)} complete trials: at least 4 are needed to say which coefficients matter."
+    try:
+        values = optuna.importance.get_param_importances(handle.study, evaluator=PedAnovaImportanceEvaluator())
+    except (RuntimeError, ValueError) as exc:
+        return None, f"importances could not be computed: {exc}"
+    return dict(values), "PED-ANOVA importance (Optuna) over the complete trials."
+
+
+def _game_stats(handle: StudyHandle) -> tuple[dict[int, dict[str, float]], list[tuple[float, float]]]:
+    """Per-trial means of the study bot's per-game statistics, and games/s over time."""
+    rows = handle.games.games(phase="train")
+    by_trial: dict[int, list] = {}
+    for r in rows:
+        by_trial.setdefault(r.trial, []).append(r)
+    stats = {}
+    for trial, games in sorted(by_trial.items()):
+        n = len(games)
+        shots = sum(g.a_torpedoes for g in games)
+        stats[trial] = {
+            "games": n,
+            "surfaces per game": sum(g.a_surfaces for g in games) / n,
+            "mine damage taken per game": sum(g.a_mine_damage_taken for g in games) / n,
+            "game length (turns)": sum(g.turns for g in games) / n,
+            "torpedo hit rate": sum(g.a_torpedo_hits for g in games) / shots if shots else math.nan,
+        }
+    times = sorted(r.created_at for r in rows)
+    throughput = []
+    if len(times) >= 2 and times[-1] > times[0]:
+        # Games arrive a batch at a time: a bin must hold several batches to show a rate.
+        bins = max(1, min(30, len(set(times)) // 8))
+        width = (times[-1] - times[0]) / bins
+        counts = [0] * bins
+        for t in times:
+            counts[min(bins - 1, int((t - times[0]) / width))] += 1
+        throughput = [((i + 0.5) * width / 60.0, c / width) for i, c in enumerate(counts)]
+    return stats, throughput
+
+
+def collect(handle: StudyHandle) -> ReportData:
+    """Read everything the report shows from the study's database."""
+    validations = [{"trial": v.trial, "score": v.score, "low": v.low, "high": v.high, "games": v.games,
+                    "per_opponent": v.per_opponent, "diff": v.diff, "diff_low": v.diff_low,
+                    "diff_high": v.diff_high, "seeds": v.seeds} for v in handle.games.validations()]
+    importances, note = _importances(handle)
+    stats, throughput = _game_stats(handle)
+    return ReportData(study_status(handle), _trial_points(handle), validations, importances, note, stats,
+                      throughput, tuned=sorted(handle.space.distributions))
+
+
+# --- figures ---------------------------------------------------------------------------------
+
+def _figures(data: ReportData) -> dict[str, object]:
+    """name -> matplotlib Figure."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    plt.rcParams.update({"font.size": 9, "axes.spines.top": False, "axes.spines.right": False})
+    figs = {}
+    figs["history"] = _history(plt, data)
+    if data.importances:
+        figs["importances"] = _importance_bars(plt, data.importances)
+        figs["slices"] = _slices(plt, data)
+    if data.trials:
+        figs["opponents"] = _opponents(plt, data)
+    if data.game_stats:
+        figs["games"] = _per_game(plt, data.game_stats)
+    figs["throughput"] = _throughput(plt, data)
+    return figs
+
+
+def _history(plt, data: ReportData):
+    fig, ax = plt.subplots(figsize=(9, 3.6))
+    for state, colour, marker in (("complete", "#1f77b4", "o"), ("pruned", "#aaaaaa", "x")):
+        pts = [p for p in data.trials if p.state == state]
+        if pts:
+            x = [p.number for p in pts]
+            y = [p.score for p in pts]
+            err = [[max(0.0, p.score - p.low) if not math.isnan(p.low) else 0.0 for p in pts],
+                   [max(0.0, p.high - p.score) if not math.isnan(p.high) else 0.0 for p in pts]]
+            ax.errorbar(x, y, yerr=err, fmt=marker, color=colour, ms=4, elinewidth=0.8, capsize=0,
+                        label=f"{state} (95% interval)" if state == "complete" else "pruned (score when pruned)")
+    best, xs, ys = -math.inf, [], []
+    for p in data.trials:
+        if p.state == "complete" and p.score > best:
+            best = p.score
+        if best > -math.inf:
+            xs.append(p.number)
+            ys.append(best)
+    if xs:
+        ax.step(xs, ys, where="post", color="#2ca02c", lw=1.5, label="running best (training)")
+    if data.validations:
+        v = data.validations
+        ax.errorbar([r["trial"] for r in v], [r["score"] for r in v],
+                    yerr=[[r["score"] - r["low"] for r in v], [r["high"] - r["score"] for r in v]],
+                    fmt="D", color="#d62728", ms=5, capsize=3, label="validated (held-out maps)")
+    ref = next((p for p in data.trials if p.number == REFERENCE_TRIAL), None)
+    if ref is not None:
+        ax.axhline(ref.score, color="#555555", ls="--", lw=0.8, label="defaults (trial 0)")
+    ax.set_xlabel("trial")
+    ax.set_ylabel("mean score over the panel")
+    ax.set_title("Optimization history")
+    ax.legend(loc="lower right", fontsize=8, frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+def _importance_bars(plt, importances: dict[str, float]):
+    names = list(importances)[::-1]
+    fig, ax = plt.subplots(figsize=(6, 0.3 * len(names) + 1.0))
+    ax.barh(names, [importances[n] for n in names], color="#1f77b4")
+    ax.set_xlabel("importance")
+    ax.set_title("Which coefficients matter")
+    fig.tight_layout()
+    return fig
+
+
+def _slices(plt, data: ReportData):
+    names = list(data.importances)[:_SLICES]
+    pts = [p for p in data.trials if p.state == "complete"]
+    fig, axes = plt.subplots(1, len(names), figsize=(3.2 * len(names) + 1.0, 3.0), squeeze=False,
+                             layout="constrained")
+    for ax, name in zip(axes[0], names):
+        sc = ax.scatter([p.params[name] for p in pts], [p.score for p in pts], c=[p.number for p in pts],
+                        cmap="viridis", s=14)
+        ax.set_xlabel(name)
+        ax.set_ylabel("score")
+    fig.colorbar(sc, ax=axes[0].tolist(), label="trial")
+    fig.suptitle("Score against the most important coefficients")
+    return fig
+
+
+def _best_rows(data: ReportData) -> list[dict]:
+    """The best trials with per-opponent scores: validated ones first (held-out scores),
+    else the best complete ones by training score."""
+    if data.validations:
+        return [{"trial": v["trial"], "label": "validated", "score": v["score"], "per_opponent": v["per_opponent"]}
+                for v in data.validations[:_TOP]]
+    complete = sorted((p for p in data.trials if p.state == "complete"), key=lambda p: -p.score)[:_TOP]
+    return [{"trial": p.number, "label": "training", "score": p.score, "per_opponent": p.per_opponent}
+            for p in complete]
+
+
+def _opponents(plt, data: ReportData):
+    rows = _best_rows(data)
+    opponents = data.status["panel"]
+    fig, ax = plt.subplots(figsize=(9, 3.2))
+    width = 0.8 / max(1, len(rows))
+    for i, row in enumerate(rows):
+        means, lows, highs = [], [], []
+        for name in opponents:
+            e = row["per_opponent"].get(name) or {}
+            m = e.get("mean")
+            means.append(m if m is not None else math.nan)
+            lows.append(max(0.0, m - e["low"]) if m is not None and e.get("low") is not None else 0.0)
+            highs.append(max(0.0, e["high"] - m) if m is not None and e.get("high") is not None else 0.0)
+        ax.bar([j + i * width for j in range(len(opponents))], means, width, yerr=[lows, highs], capsize=2,
+               label=f"trial {row['trial']} ({row['label']})")
+    ax.set_xticks([j + width * (len(rows) - 1) / 2 for j in range(len(opponents))], opponents)
+    ax.axhline(0.5, color="#555555", lw=0.6, ls=":")
+    ax.set_ylim(0, 1.05)
+    ax.set_ylabel("score against the opponent")
+    ax.set_title("Best trials, opponent by opponent (95% intervals)")
+    ax.legend(fontsize=8, frameon=False, ncol=min(5, len(rows)), loc="upper center", bbox_to_anchor=(0.5, -0.12))
+    fig.tight_layout()
+    return fig
+
+
+def _per_game(plt, stats: dict[int, dict[str, float]]):
+    keys = ["surfaces per game", "mine damage taken per game", "game length (turns)", "torpedo hit rate"]
+    trials = sorted(stats)
+    fig, axes = plt.subplots(1, 4, figsize=(11, 2.6))
+    for ax, key in zip(axes, keys):
+        ax.plot(trials, [stats[t][key] for t in trials], ".", color="#9467bd", ms=4)
+        ax.set_title(key)
+        ax.set_xlabel("trial")
+    fig.suptitle("The study's bot per game, trial by trial (training games)")
+    fig.tight_layout()
+    return fig
+
+
+def _throughput(plt, data: ReportData):
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 2.6))
+    if data.throughput:
+        left.plot([m for m, _ in data.throughput], [r for _, r in data.throughput], color="#1f77b4")
+    left.set_xlabel("minutes since the first stored batch")
+    left.set_ylabel("games per second")
+    left.set_title("Games per second over time")
+    pruned = sorted((p for p in data.trials if p.state == "pruned"), key=lambda p: p.number)
+    total, xs, ys = 0, [], []
+    for p in pruned:
+        total += p.games_saved
+        xs.append(p.number)
+        ys.append(total)
+    if xs:
+        right.step(xs, ys, where="post", color="#ff7f0e")
+    right.set_xlabel("trial")
+    right.set_ylabel("games saved (cumulative)")
+    right.set_title("Games saved by pruning")
+    fig.tight_layout()
+    return fig
+
+
+# --- page ------------------------------------------------------------------------------------
+
+def _fmt(x, digits=3) -> str:
+    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
+
+
+def _interval(score, low, high) -> str:
+    return f"{_fmt(score)} [{_fmt(low)}, {_fmt(high)}]"
+
+
+def _page(data: ReportData, images: dict[str, str]) -> str:
+    s = data.status
+    esc = html.escape
+    t = s["trials"]
+    best = s["best"]
+    pruned = [p for p in data.trials if p.state == "pruned"]
+    saved = s["games"]["saved_by_pruning"]
+    played = s["games"]["train"]
+    head = [("study", s["study"]), ("storage", s["storage"]), ("panel", ", ".join(s["panel"])),
+            ("seed bank", s["seed_bank"]), ("sampler", s["sampler"]),
+            ("trials", f"{t['complete']} complete, {t['pruned']} pruned, {t['failed']} failed, "
+                       f"{t['running']} running of {s['target_trials']}"),
+            ("games", f"{played:,} training, {s['games']['validate']:,} validation"),
+            ("games saved by pruning", f"{saved:,} ({100.0 * saved / max(1, played + saved):.0f}% of the training "
+                                       f"budget; {len(pruned)} trials pruned)"),
+            ("tuned coefficients", ", ".join(data.tuned))]
+    if best is not None:
+        label = "validated on held-out maps" if best["validated"] else "training score, not validated"
+        head.append(("best", f"trial {best['trial']}: {_interval(best['score'], best['low'], best['high'])} ({label})"))
+        if best.get("diff_vs_defaults") is not None:
+            head.append(("best vs defaults", f"{best['diff_vs_defaults']:+.3f} [{best['diff_low']:+.3f}, "
+                                             f"{best['diff_high']:+.3f}] (paired, same held-out maps)"))
+    if s["defaults"] is not None:
+        d = s["defaults"]
+        text = f"{_interval(d['score'], d['low'], d['high'])} (training)"
+        checked = next((v for v in data.validations if v["trial"] == REFERENCE_TRIAL), None)
+        if checked is not None:
+            text += f"; {_interval(checked['score'], checked['low'], checked['high'])} validated"
+        head.append(("defaults (trial 0)", text))
+    summary = "".join(f"<tr><th>{esc(k)}</th><td>{esc(str(v))}</td></tr>" for k, v in head)
+
+    def img(name: str, alt: str) -> str:
+        if name not in images:
+            return ""
+        return f'<img src="data:image/png;base64,{images[name]}" alt="{esc(alt)}">'
+
+    rows = _best_rows(data)
+    opponents = s["panel"]
+    table = "<tr><th>trial</th><th>score</th>" + "".join(f"<th>{esc(o)}</th>" for o in opponents) + "</tr>"
+    for r in rows:
+        cells = "".join(f"<td>{_fmt((r['per_opponent'].get(o) or {}).get('mean'))}</td>" for o in opponents)
+        table += f"<tr><td>{r['trial']} ({esc(r['label'])})</td><td>{_fmt(r['score'])}</td>{cells}</tr>"
+    importance = img("importances", "parameter importances") + img("slices", "slice plots") \
+        if data.importances else f"<p class=note>{esc(data.importance_note)}</p>"
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Study {esc(s['study'])}</title>
+<style>
+body {{ font: 14px/1.45 system-ui, sans-serif; margin: 24px auto; max-width: 1100px; color: #222; }}
+h1 {{ font-size: 22px; margin-bottom: 4px; }} h2 {{ font-size: 17px; margin-top: 28px; }}
+table {{ border-collapse: collapse; margin: 8px 0; }}
+th, td {{ border-bottom: 1px solid #ddd; padding: 3px 10px; text-align: left; vertical-align: top; }}
+img {{ max-width: 100%; display: block; margin: 8px 0; }} .note {{ color: #666; }}
+</style></head><body>
+<h1>Study <code>{esc(s['study'])}</code></h1>
+<p class=note>Written by <code>tune report</code> from the study database. Scores: win 1, draw ½,
+mean over the panel; intervals are 95% over pairs of games (each map played with sides swapped).</p>
+<table id="summary">{summary}</table>
+<h2>Optimization history</h2>{img("history", "optimization history")}
+<h2>Which coefficients matter</h2>{importance}
+<h2>Best trials against each opponent</h2><table id="opponents">{table}</table>{img("opponents", "per-opponent scores")}
+<h2>The bot's games over the study</h2>{img("games", "per-game statistics")}
+<h2>Pruning and speed</h2>{img("throughput", "games per second and games saved")}
+</body></html>
+"""
+
+
+def write_report(handle: StudyHandle, out: Path, log: Callable[[str], None] = lambda line: None) -> dict:
+    """Write ``out`` (HTML) and ``<out stem>_<figure>.png`` beside it; returns what was written."""
+    import io
+
+    import matplotlib.pyplot as plt
+
+    data = collect(handle)
+    log(f"{len(data.trials)} finished trials, {data.status['games']['total']:,} games read")
+    images, pngs = {}, []
+    for name, fig in _figures(data).items():
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=110)
+        plt.close(fig)
+        path = out.with_name(f"{out.stem}_{name}.png")
+        path.write_bytes(buf.getvalue())
+        pngs.append(path)
+        images[name] = base64.b64encode(buf.getvalue()).decode("ascii")
+    out.write_text(_page(data, images), encoding="utf-8")
+    return {"html": out, "pngs": pngs, "status": data.status, "importances": data.importances}

@@ -340,6 +340,8 @@ def report(
 ) -> None:
     """Write a self-contained HTML report of a study (history, importances, slices, per-opponent
     scores, per-game statistics, pruning, speed) and its figures as PNG files."""
+    import os
+
     from tuning.storage import resolve_url
     from tuning.study import open_study
     from rich.console import Console
@@ -350,6 +352,11 @@ def report(
         _fail(f"--out must name an .html file, got {str(out)!r}")
     if not out.parent.is_dir():
         _fail(f"cannot write {out}: folder {str(out.parent)!r} does not exist")
+    # Checked before anything is drawn, so a bad --out leaves no PNG files behind.
+    if out.is_dir():
+        _fail(f"cannot write {out}: it is a folder")
+    if not os.access(out.parent, os.W_OK) or (out.exists() and not os.access(out, os.W_OK)):
+        _fail(f"cannot write {out}: permission denied")
     handle = open_study(name, resolve_url(name, option=storage))
     try:
         with Console(stderr=True).status(f"reading {name} and drawing its figures"):

@@ -19,6 +19,7 @@ from typing import Callable
 
 from optuna.trial import TrialState
 
+from tuning.errors import TuningError
 from tuning.status import study_status
 from tuning.study import REFERENCE_TRIAL, StudyHandle
 
@@ -26,6 +27,7 @@ __all__ = ["TrialPoint", "ReportData", "collect", "write_report"]
 
 _TOP = 5  # best trials shown per opponent
 _SLICES = 3  # most important coefficients drawn as slices
+_IDLE = 120.0  # seconds without a stored batch that split games/s into separate runs (a pause, a resume)
 
 
 @dataclass(frozen=True)
@@ -113,27 +115,51 @@ def _game_stats(handle: StudyHandle) -> tuple[dict[int, dict[str, float]], list[
             "game length (turns)": sum(g.turns for g in games) / n,
             "torpedo hit rate": sum(g.a_torpedo_hits for g in games) / shots if shots else math.nan,
         }
-    times = sorted(r.created_at for r in rows)
-    throughput = []
-    if len(times) >= 2 and times[-1] > times[0]:
+    return stats, _throughput_points(sorted(r.created_at for r in rows))
+
+
+def _throughput_points(times: list[float]) -> list[tuple[float, float]]:
+    """(minutes since the first batch, games/s) from the games' storage times. Runs separated by
+    more than ``_IDLE`` seconds are binned apart, with a NaN point between them so the line
+    breaks: one bin spanning a pause of days would otherwise show a rate near zero."""
+    if len(times) < 2:
+        return []
+    runs, start = [], 0
+    for i in range(1, len(times) + 1):
+        if i == len(times) or times[i] - times[i - 1] > _IDLE:
+            runs.append(times[start:i])
+            start = i
+    points: list[tuple[float, float]] = []
+    for run in runs:
+        if run[-1] <= run[0]:
+            continue  # a single batch: no duration to divide by
         # Games arrive a batch at a time: a bin must hold several batches to show a rate.
-        bins = max(1, min(30, len(set(times)) // 8))
-        width = (times[-1] - times[0]) / bins
+        bins = max(1, min(30, len(set(run)) // 8))
+        width = (run[-1] - run[0]) / bins
         counts = [0] * bins
-        for t in times:
-            counts[min(bins - 1, int((t - times[0]) / width))] += 1
-        throughput = [((i + 0.5) * width / 60.0, c / width) for i, c in enumerate(counts)]
-    return stats, throughput
+        for t in run:
+            counts[min(bins - 1, int((t - run[0]) / width))] += 1
+        if points:
+            points.append(((run[0] - times[0]) / 60.0, math.nan))
+        points += [((run[0] - times[0] + (i + 0.5) * width) / 60.0, c / width) for i, c in enumerate(counts)]
+    return points
 
 
 def collect(handle: StudyHandle) -> ReportData:
-    """Read everything the report shows from the study's database."""
+    """Read everything the report shows from the study's database; a study with no finished
+    trial is a ``TuningError`` (there is nothing to draw yet)."""
+    status = study_status(handle)
+    counts = status["trials"]
+    if counts["complete"] + counts["pruned"] == 0:
+        raise TuningError(f"study {handle.name!r} has no finished trials yet ({counts['running']} running, "
+                          f"{counts['failed']} failed): nothing to report; run it (tune resume "
+                          f"{handle.name}) or try again once a trial has finished")
     validations = [{"trial": v.trial, "score": v.score, "low": v.low, "high": v.high, "games": v.games,
                     "per_opponent": v.per_opponent, "diff": v.diff, "diff_low": v.diff_low,
                     "diff_high": v.diff_high, "seeds": v.seeds} for v in handle.games.validations()]
     importances, note = _importances(handle)
     stats, throughput = _game_stats(handle)
-    return ReportData(study_status(handle), _trial_points(handle), validations, importances, note, stats,
+    return ReportData(status, _trial_points(handle), validations, importances, note, stats,
                       throughput, tuned=sorted(handle.space.distributions))
 
 
@@ -152,10 +178,11 @@ def _figures(data: ReportData) -> dict[str, object]:
     if data.importances:
         figs["importances"] = _importance_bars(plt, data.importances)
         figs["slices"] = _slices(plt, data)
-    if data.trials:
+    if _best_rows(data):  # none when every finished trial was pruned and nothing was validated
         figs["opponents"] = _opponents(plt, data)
     if data.game_stats:
-        figs["games"] = _per_game(plt, data.game_stats)
+        best = data.status["best"]
+        figs["games"] = _per_game(plt, data.game_stats, None if best is None else best["trial"])
     figs["throughput"] = _throughput(plt, data)
     return figs
 
@@ -185,13 +212,17 @@ def _history(plt, data: ReportData):
         ax.errorbar([r["trial"] for r in v], [r["score"] for r in v],
                     yerr=[[r["score"] - r["low"] for r in v], [r["high"] - r["score"] for r in v]],
                     fmt="D", color="#d62728", ms=5, capsize=3, label="validated (held-out maps)")
+        top = v[0]  # the store lists validations best first
+        ax.plot([top["trial"]], [top["score"]], "*", color="#d62728", ms=15, mec="white", mew=0.8, zorder=5,
+                label=f"best validated: trial {top['trial']}")
     ref = next((p for p in data.trials if p.number == REFERENCE_TRIAL), None)
     if ref is not None:
         ax.axhline(ref.score, color="#555555", ls="--", lw=0.8, label="defaults (trial 0)")
     ax.set_xlabel("trial")
+    ax.xaxis.set_major_locator(plt.MaxNLocator(integer=True))  # trials are whole numbers
     ax.set_ylabel("mean score over the panel")
     ax.set_title("Optimization history")
-    ax.legend(loc="lower right", fontsize=8, frameon=False)
+    ax.legend(loc="best", fontsize=8, frameon=False)
     fig.tight_layout()
     return fig
 
@@ -257,15 +288,26 @@ def _opponents(plt, data: ReportData):
     return fig
 
 
-def _per_game(plt, stats: dict[int, dict[str, float]]):
+def _per_game(plt, stats: dict[int, dict[str, float]], best: int | None):
     keys = ["surfaces per game", "mine damage taken per game", "game length (turns)", "torpedo hit rate"]
     trials = sorted(stats)
-    fig, axes = plt.subplots(1, 4, figsize=(11, 2.6))
+    fig, axes = plt.subplots(1, 4, figsize=(11, 2.8))
     for ax, key in zip(axes, keys):
         ax.plot(trials, [stats[t][key] for t in trials], ".", color="#9467bd", ms=4)
+        # The defaults and the best trial marked, so what the tuning changed in play reads at a glance.
+        if REFERENCE_TRIAL in stats:
+            ax.axhline(stats[REFERENCE_TRIAL][key], color="#555555", ls="--", lw=0.8,
+                       label=f"defaults (trial {REFERENCE_TRIAL})")
+        if best in stats:
+            ax.plot([best], [stats[best][key]], "*", color="#d62728", ms=12, mec="white", mew=0.8,
+                    label=f"best (trial {best})")
         ax.set_title(key)
         ax.set_xlabel("trial")
-    fig.suptitle("The study's bot per game, trial by trial (training games)")
+        ax.xaxis.set_major_locator(plt.MaxNLocator(integer=True))
+    handles, labels = axes[0].get_legend_handles_labels()
+    if handles:
+        fig.legend(handles, labels, loc="upper right", fontsize=8, frameon=False, ncol=2)
+    fig.suptitle("The study's bot per game, trial by trial (training games)", x=0.02, ha="left")
     fig.tight_layout()
     return fig
 
@@ -278,14 +320,15 @@ def _throughput(plt, data: ReportData):
     left.set_ylabel("games per second")
     left.set_title("Games per second over time")
     pruned = sorted((p for p in data.trials if p.state == "pruned"), key=lambda p: p.number)
-    total, xs, ys = 0, [], []
+    total, xs, ys = 0, [REFERENCE_TRIAL], [0]  # from nothing saved, before the first trial
     for p in pruned:
         total += p.games_saved
         xs.append(p.number)
         ys.append(total)
-    if xs:
+    if pruned:
         right.step(xs, ys, where="post", color="#ff7f0e")
     right.set_xlabel("trial")
+    right.xaxis.set_major_locator(plt.MaxNLocator(integer=True))
     right.set_ylabel("games saved (cumulative)")
     right.set_title("Games saved by pruning")
     fig.tight_layout()
@@ -318,7 +361,14 @@ def _page(data: ReportData, images: dict[str, str]) -> str:
             ("games saved by pruning", f"{saved:,} ({100.0 * saved / max(1, played + saved):.0f}% of the training "
                                        f"budget; {len(pruned)} trials pruned)"),
             ("tuned coefficients", ", ".join(data.tuned))]
-    if best is not None:
+    trained = max((p for p in data.trials if p.state == "complete"), key=lambda p: (p.score, -p.number),
+                  default=None)
+    if trained is not None:
+        head.append(("best training score", f"trial {trained.number}: "
+                                            f"{_interval(trained.score, trained.low, trained.high)}"))
+    if best is None:
+        head.append(("best", "none yet: no trial is complete (pruned trials never are)"))
+    else:
         label = "validated on held-out maps" if best["validated"] else "training score, not validated"
         head.append(("best", f"trial {best['trial']}: {_interval(best['score'], best['low'], best['high'])} ({label})"))
         if best.get("diff_vs_defaults") is not None:

@@ -23,10 +23,10 @@ def connect(address: str | None = None) -> int:
                       configure_logging=True)
         if address is None and not os.environ.get("RAY_ADDRESS"):
             kwargs["num_cpus"] = os.cpu_count()
-            # Ray turns token authentication on for a local cluster anyway and warns on stderr
-            # that it did; saying so ourselves keeps it on and the warning out of our one-line
-            # messages. A cluster we join keeps whatever mode its operator chose.
-            os.environ.setdefault("RAY_AUTH_MODE", "token")
+            # Ray turns token authentication on for a local cluster and warns on stderr that it
+            # did; the warning would break our one-line messages. (Setting RAY_AUTH_MODE here
+            # instead is too late: Ray read its configuration when it was imported.)
+            logging.getLogger("ray._private.authentication.authentication_token_setup").setLevel(logging.ERROR)
         try:
             ray.init(address=address, **kwargs)
         except (ConnectionError, RuntimeError, ValueError) as exc:

@@ -10,6 +10,7 @@ import numpy as np
 from ocean._jit import inline_kernel, kernel
 
 from ocean import _state as S
+from ocean.tracking._kernel import blast_damage
 from ocean.board import REACH, SECTOR, STEP, WATER
 from ocean.constants import (
     ACT_MINE, ACT_MOVE, ACT_SILENCE, ACT_SONAR, ACT_SURFACE, ACT_TORPEDO, ACT_TRIGGER, CELLS,
@@ -73,7 +74,8 @@ def _visited(state, base, cell):
 
 
 @kernel
-def _emit(out, n, kind, a, b):
+def emit_action(out, n, kind, a, b):
+    """Write action (kind, a, b) as row n of an encoded line; returns n + 1."""
     out[n, 0] = kind
     out[n, 1] = a
     out[n, 2] = b
@@ -135,24 +137,24 @@ def random_turn(state, board, p, mem, rng, out):
                 break
             cell = nxt
             steps += 1
-        n = _emit(out, n, ACT_SILENCE, d, steps)
+        n = emit_action(out, n, ACT_SILENCE, d, steps)
         # Of the cells SILENCE walked, only the one just behind can border the new cell.
         free = _free_mask(state, board, base, cell, d ^ 1 if steps > 0 else -1)
         bits = rand_bits(rng)
     if free == 0:
-        n = _emit(out, n, ACT_SURFACE, 0, 0)
+        n = emit_action(out, n, ACT_SURFACE, 0, 0)
         for d in range(4):
             if board[STEP + cell * 4 + d] >= 0:
                 free |= 1 << d
     if free != 0:
         d = _random_direction(bits, 0, free)
-        n = _emit(out, n, ACT_MOVE, d, (bits >> 49) & 3)
+        n = emit_action(out, n, ACT_MOVE, d, (bits >> 49) & 3)
         cell = board[STEP + cell * 4 + d]
     if state[base + S.CHARGE + TORPEDO] >= 3 and (bits >> 51) & 1:
         for _ in range(8):
             t = rand_below(rng, CELLS)
             if (board[REACH + cell * 4 + (t >> 6)] >> (t & 63)) & 1:
-                n = _emit(out, n, ACT_TORPEDO, t % WIDTH, t // WIDTH)
+                n = emit_action(out, n, ACT_TORPEDO, t % WIDTH, t // WIDTH)
                 break
     if state[base + S.CHARGE + MINE] >= 3 and (bits >> 52) & 1:
         spots = 0  # directions where a mine can go: water without one of ours
@@ -161,14 +163,14 @@ def random_turn(state, board, p, mem, rng, out):
             if t >= 0 and not ((state[base + S.MINES_ACTIVE + (t >> 6)] | state[base + S.MINES_FRESH + (t >> 6)]) >> (t & 63)) & 1:
                 spots |= 1 << d
         if spots != 0:
-            n = _emit(out, n, ACT_MINE, _random_direction(bits, 16, spots), 0)
+            n = emit_action(out, n, ACT_MINE, _random_direction(bits, 16, spots), 0)
     if state[base + S.CHARGE + SONAR] >= 4 and (bits >> 55) & 1:
-        n = _emit(out, n, ACT_SONAR, 1 + _field_below(bits, 32, 9), 0)
+        n = emit_action(out, n, ACT_SONAR, 1 + _field_below(bits, 32, 9), 0)
     if ((bits >> 56) & 3) == 0:
         for _ in range(4):
             t = rand_below(rng, CELLS)
             if (state[base + S.MINES_ACTIVE + (t >> 6)] >> (t & 63)) & 1:
-                n = _emit(out, n, ACT_TRIGGER, t % WIDTH, t // WIDTH)
+                n = emit_action(out, n, ACT_TRIGGER, t % WIDTH, t // WIDTH)
                 break
     return n
 
@@ -237,17 +239,6 @@ def chaser_reset(board, mem):
 
 
 @kernel
-def _blast(cell, target):
-    dx = abs(cell % WIDTH - target % WIDTH)
-    dy = abs(cell // WIDTH - target // WIDTH)
-    if dx == 0 and dy == 0:
-        return 2
-    if dx <= 1 and dy <= 1:
-        return 1
-    return 0
-
-
-@kernel
 def chaser_turn(state, board, p, mem, rng, out):
     """Move towards the middle of the opponent's candidate cells charging TORPEDO, and fire
     at the reachable cell with the best expected damage once it is worth at least half a
@@ -269,7 +260,7 @@ def chaser_turn(state, board, p, mem, rng, out):
     n = 0
     free = _free_mask(state, board, base, cell, -1)
     if free == 0:
-        n = _emit(out, n, ACT_SURFACE, 0, 0)
+        n = emit_action(out, n, ACT_SURFACE, 0, 0)
         for d in range(4):
             if board[STEP + cell * 4 + d] >= 0:
                 free |= 1 << d
@@ -289,7 +280,7 @@ def chaser_turn(state, board, p, mem, rng, out):
     elif state[base + S.CHARGE + SONAR] < 4:
         charge = SONAR
     if best_d >= 0:
-        n = _emit(out, n, ACT_MOVE, best_d, charge)
+        n = emit_action(out, n, ACT_MOVE, best_d, charge)
         cell = board[STEP + cell * 4 + best_d]
     torpedo = state[base + S.CHARGE + TORPEDO] + (1 if best_d >= 0 and charge == TORPEDO else 0)
     if torpedo >= 3:
@@ -298,7 +289,7 @@ def chaser_turn(state, board, p, mem, rng, out):
         for t in range(CELLS):
             if not (board[REACH + cell * 4 + (t >> 6)] >> (t & 63)) & 1:
                 continue
-            if _blast(cell, t) > 0:
+            if blast_damage(cell, t % WIDTH, t // WIDTH) > 0:
                 continue
             value = 0.0
             for dy in range(-1, 2):
@@ -312,7 +303,7 @@ def chaser_turn(state, board, p, mem, rng, out):
                 best_value = value
                 best_target = t
         if best_target >= 0:
-            n = _emit(out, n, ACT_TORPEDO, best_target % WIDTH, best_target // WIDTH)
+            n = emit_action(out, n, ACT_TORPEDO, best_target % WIDTH, best_target // WIDTH)
     sonar_charge = state[base + S.CHARGE + SONAR] + (1 if best_d >= 0 and charge == SONAR else 0)
     if sonar_charge >= 4 and total > 20:
         best_sector = 1
@@ -326,5 +317,5 @@ def chaser_turn(state, board, p, mem, rng, out):
                 best_count = k
                 best_sector = s
         mem[_LAST_SONAR] = best_sector
-        n = _emit(out, n, ACT_SONAR, best_sector, 0)
+        n = emit_action(out, n, ACT_SONAR, best_sector, 0)
     return n

@@ -19,11 +19,11 @@ from ocean._jit import kernel
 
 from ocean import _state as S
 from ocean.board import REACH, SECTOR, STEP, WATER
-from ocean.bots._baselines import rand_below
+from ocean.bots._baselines import emit_action, rand_below
 from ocean.bots.coefficients import INDEX
 from ocean.constants import (
     ACT_MINE, ACT_MOVE, ACT_SILENCE, ACT_SONAR, ACT_SURFACE, ACT_TORPEDO, ACT_TRIGGER, CELLS,
-    ERR_NONE, MINE, NO_POWER, POWER_COST, SILENCE, SONAR, SONAR_NA, SONAR_NO, SONAR_YES, TORPEDO,
+    MINE, NO_POWER, POWER_COST, SILENCE, SONAR, SONAR_NA, SONAR_NO, SONAR_YES, TORPEDO,
     WIDTH,
 )
 from ocean.tracking._driver import observe_from_state
@@ -129,8 +129,9 @@ def _observe_turn(state, board, p, mem):
 
 
 @kernel
-def _torpedo_values(board, probs, values):
-    """values[t]: lives a TORPEDO at t is expected to take from the opponent."""
+def _blast_expectation(board, probs, values):
+    """values[t]: lives a blast at t is expected to take from a submarine on a cell drawn from
+    ``probs`` (2 on t, 1 on its eight neighbours); 0 on islands."""
     for t in range(CELLS):
         v = 0.0
         if board[WATER + t]:
@@ -148,19 +149,11 @@ def _torpedo_values(board, probs, values):
 
 @kernel
 def _mine_danger(board, mine_probs, danger):
-    """danger[e]: lives we expect to lose on e if the opponent blows every mine near it."""
+    """danger[e]: lives we expect to lose on e if the opponent blows every mine near it (a
+    blast takes at most 2)."""
+    _blast_expectation(board, mine_probs, danger)
     for e in range(CELLS):
-        v = 0.0
-        if board[WATER + e]:
-            ex = e % WIDTH
-            ey = e // WIDTH
-            for dy in range(-1, 2):
-                for dx in range(-1, 2):
-                    x = ex + dx
-                    y = ey + dy
-                    if 0 <= x < WIDTH and 0 <= y < WIDTH:
-                        v += mine_probs[y * WIDTH + x] * (2.0 if dx == 0 and dy == 0 else 1.0)
-        danger[e] = min(v, 2.0)
+        danger[e] = min(danger[e], 2.0)
 
 
 @kernel
@@ -355,15 +348,6 @@ def _power_to_charge(charges, mine_rank):
 
 
 @kernel
-def _emit(out, n, kind, a, b):
-    out[n, 0] = kind
-    out[n, 1] = a
-    out[n, 2] = b
-    out[n, 3] = ERR_NONE
-    return n + 1
-
-
-@kernel
 def tunable_turn(state, board, p, mem, rng, out, coefs):
     """The tunable bot's line for player p (encoded rows in ``out``; returns their count)."""
     _observe_turn(state, board, p, mem)
@@ -385,7 +369,7 @@ def tunable_turn(state, board, p, mem, rng, out, coefs):
     mine_probs = np.zeros(CELLS)
     mine_probabilities(mem[M_OPP_SAFE:M_OPP_SAFE + _TRACKER], board, mine_probs, np.zeros(CELLS))
     shot_values = np.zeros(CELLS)
-    _torpedo_values(board, probs, shot_values)
+    _blast_expectation(board, probs, shot_values)
     danger = np.zeros(CELLS)
     _mine_danger(board, mine_probs, danger)
 
@@ -584,24 +568,24 @@ def tunable_turn(state, board, p, mem, rng, out, coefs):
     n = 0
     if best_score == -1e18:
         # Boxed in with one life and nothing charged: the only line left.
-        return _emit(out, n, ACT_SURFACE, 0, 0)
+        return emit_action(out, n, ACT_SURFACE, 0, 0)
     if best_surface:
-        n = _emit(out, n, ACT_SURFACE, 0, 0)
+        n = emit_action(out, n, ACT_SURFACE, 0, 0)
     if best_torpedo != _NO_TARGET and not best_torpedo_after:
-        n = _emit(out, n, ACT_TORPEDO, best_torpedo % WIDTH, best_torpedo // WIDTH)
+        n = emit_action(out, n, ACT_TORPEDO, best_torpedo % WIDTH, best_torpedo // WIDTH)
         charges[TORPEDO] = 0
     end = cell
     if best_move >= 0:
-        n = _emit(out, n, ACT_MOVE, best_move, best_power)
+        n = emit_action(out, n, ACT_MOVE, best_move, best_power)
         end = board[STEP + cell * 4 + best_move]
         if charges[best_power] < _COST[best_power]:
             charges[best_power] += 1
     if best_sil_dir >= 0:
-        n = _emit(out, n, ACT_SILENCE, best_sil_dir, best_sil_steps)
+        n = emit_action(out, n, ACT_SILENCE, best_sil_dir, best_sil_steps)
         for _ in range(best_sil_steps):
             end = board[STEP + end * 4 + best_sil_dir]
     if best_torpedo != _NO_TARGET and best_torpedo_after:
-        n = _emit(out, n, ACT_TORPEDO, best_torpedo % WIDTH, best_torpedo // WIDTH)
+        n = emit_action(out, n, ACT_TORPEDO, best_torpedo % WIDTH, best_torpedo // WIDTH)
     n = _trigger(state, board, base, end, life, probs, coefs, out, n)
     if charges[MINE] >= _COST[MINE]:
         n = _mine(state, board, base, end, coefs, rng, out, n)
@@ -634,7 +618,7 @@ def _trigger(state, board, base, end, life, probs, coefs, out, n):
             best = v
             best_m = m
     if best_m >= 0:
-        n = _emit(out, n, ACT_TRIGGER, best_m % WIDTH, best_m // WIDTH)
+        n = emit_action(out, n, ACT_TRIGGER, best_m % WIDTH, best_m // WIDTH)
     return n
 
 
@@ -661,7 +645,7 @@ def _mine(state, board, base, end, coefs, rng, out, n):
             best_gap = gap
             best_d = d
     if best_d >= 0:
-        n = _emit(out, n, ACT_MINE, best_d, 0)
+        n = emit_action(out, n, ACT_MINE, best_d, 0)
     return n
 
 
@@ -682,5 +666,5 @@ def _sonar(board, probs, n_opp, coefs, out, n):
             best_gap = abs(shares[s] - 0.5)
             best_s = s
     if best_s > 0:
-        n = _emit(out, n, ACT_SONAR, best_s, 0)
+        n = emit_action(out, n, ACT_SONAR, best_s, 0)
     return n

@@ -142,20 +142,23 @@ class GameStore:
     def claim(self, trial: int, owner: str, ttl: float) -> bool:
         """Take the lease of a trial if it is free or expired; True if ``owner`` now holds it."""
         now = time.time()
-        lease = TrialLease
+        return self._take(TrialLease, {"trial": trial}, owner, ttl, heartbeat_at=now) == owner
+
+    def _take(self, model, key: dict, owner: str, ttl: float, **values) -> str | None:
+        """The one way a driver takes a row it must hold alone (a trial's lease, a study lock):
+        update it if it expired or is ``owner``'s already, else insert it unless another driver
+        just did; returns the holder afterwards. Atomic on SQLite and PostgreSQL alike."""
+        now = time.time()
+        where = [model.study == self.study, *(getattr(model, k) == v for k, v in key.items())]
         with self._session() as session:
-            taken = session.execute(
-                sa.update(lease)
-                .where(lease.study == self.study, lease.trial == trial,
-                       sa.or_(lease.expires_at < now, lease.owner == owner))
-                .values(owner=owner, heartbeat_at=now, expires_at=now + ttl))
+            taken = session.execute(sa.update(model)
+                                    .where(*where, sa.or_(model.expires_at < now, model.owner == owner))
+                                    .values(owner=owner, expires_at=now + ttl, **values))
             if taken.rowcount == 0:
-                session.execute(self._insert(lease).values(
-                    study=self.study, trial=trial, owner=owner, heartbeat_at=now,
-                    expires_at=now + ttl).on_conflict_do_nothing(index_elements=["study", "trial"]))
-            holder = session.scalar(sa.select(lease.owner).where(lease.study == self.study,
-                                                                  lease.trial == trial))
-        return holder == owner
+                session.execute(self._insert(model).values(
+                    study=self.study, **key, owner=owner, expires_at=now + ttl, **values,
+                ).on_conflict_do_nothing(index_elements=["study", *key]))
+            return session.scalar(sa.select(model.owner).where(*where))
 
     def renew(self, owner: str, trials: Iterable[int], ttl: float) -> set[int]:
         """Heartbeat: extend the leases ``owner`` holds on ``trials``; returns the trials it
@@ -207,19 +210,7 @@ class GameStore:
     def try_lock(self, name: str, owner: str, ttl: float) -> str | None:
         """Take the lock ``name`` if it is free, expired or already ``owner``'s; returns the
         holder afterwards (``owner`` on success)."""
-        now = time.time()
-        lock = StudyLock
-        with self._session() as session:
-            taken = session.execute(
-                sa.update(lock)
-                .where(lock.study == self.study, lock.name == name,
-                       sa.or_(lock.expires_at < now, lock.owner == owner))
-                .values(owner=owner, expires_at=now + ttl))
-            if taken.rowcount == 0:
-                session.execute(self._insert(lock).values(
-                    study=self.study, name=name, owner=owner, expires_at=now + ttl,
-                ).on_conflict_do_nothing(index_elements=["study", "name"]))
-            return session.scalar(sa.select(lock.owner).where(lock.study == self.study, lock.name == name))
+        return self._take(StudyLock, {"name": name}, owner, ttl)
 
     def unlock(self, name: str, owner: str) -> None:
         """Release the lock ``name`` if ``owner`` holds it."""

@@ -14,19 +14,12 @@ from pathlib import Path
 import numpy as np
 
 from ocean.bots import coefficients
-from ocean.bots._baselines import BOT_CHASER, BOT_RANDOM, BOT_TUNABLE, BOT_TUNABLE_V1
+from ocean.bots._baselines import POLICIES
 from ocean.bots.panel import latest_version, panel_bots, panel_members
 
 __all__ = ["BotSpec", "POLICIES", "BASELINE_BOTS", "bot_kind", "resolve_bot", "panel",
            "known_bot_names", "coefficients"]
 
-POLICIES = {
-    "random": BOT_RANDOM,  # a random legal line every turn
-    "chaser": BOT_CHASER,  # moves towards the opponent's likely cells and fires at them
-    "tunable": BOT_TUNABLE,  # scores every sensible line with the coefficients (bots/_tunable.py)
-    "tunable-v1": BOT_TUNABLE_V1,  # the same, but starting on any water cell, as frozen in panel v1
-}
-TUNABLE_POLICIES = ("tunable", "tunable-v1")  # the policies that read coefficients
 BASELINE_BOTS = ("random", "chaser")
 
 

@@ -14,7 +14,8 @@ from typing import Mapping
 
 import numpy as np
 
-__all__ = ["Coefficient", "COEFFICIENTS", "NAMES", "ParamsError", "defaults", "validate", "toml_value", "vector",
+__all__ = ["Coefficient", "COEFFICIENTS", "NAMES", "ParamsError", "defaults", "validate", "toml_value",
+           "coefficient_line", "vector",
            "from_vector", "load_params", "save_params", "params_toml"]
 
 
@@ -160,9 +161,13 @@ def params_toml(values: Mapping[str, float], provenance: Mapping[str, object] | 
     lines.append("[coefficients]")
     for c in COEFFICIENTS:
         lines.append(f"# {c.meaning}; {c.describe_range()}")
-        value = full[c.name]
-        lines.append(f"{c.name} = {int(value) if c.integer else repr(float(value))}")
+        lines.append(coefficient_line(c, full[c.name]))
     return "\n".join(lines) + "\n"
+
+
+def coefficient_line(c: Coefficient, value: float) -> str:
+    """``name = value`` as a coefficient file holds it (integers without a decimal point)."""
+    return f"{c.name} = {int(value) if c.integer else repr(float(value))}"
 
 
 def toml_value(value: object) -> str:

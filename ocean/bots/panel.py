@@ -12,14 +12,13 @@ from importlib import resources
 from pathlib import Path
 
 from ocean.bots import coefficients
+from ocean.bots._baselines import POLICIES, TUNABLE_POLICIES
 
 __all__ = ["PanelBot", "BUILTIN", "panel_file_text", "user_panel_path", "panel_bots", "panel_names",
            "panel_members", "latest_version", "add_user_bot", "reload_panels"]
 
 _NAME = re.compile(r"^(?P<family>[a-z][a-z0-9_]*)-v(?P<version>[0-9]+)$")
 BUILTIN = "built-in"
-_POLICIES = ("random", "chaser", "tunable", "tunable-v1")  # as ocean.bots.POLICIES, which imports us
-_TUNABLE = ("tunable", "tunable-v1")
 ENV_PANELS = "OCEAN_PANELS"
 
 
@@ -52,10 +51,10 @@ def _read_bots(data: dict, where: str, source: str) -> dict[str, PanelBot]:
     for name, entry in data.get("bots", {}).items():
         if not _NAME.match(name):
             raise ValueError(f"{where}: bot name {name!r} must look like family-vN, e.g. mybot-v1")
-        if not isinstance(entry, dict) or entry.get("policy") not in _POLICIES:
-            raise ValueError(f"{where}: [bots.{name}] needs policy = one of {', '.join(map(repr, _POLICIES))}")
+        if not isinstance(entry, dict) or entry.get("policy") not in POLICIES:
+            raise ValueError(f"{where}: [bots.{name}] needs policy = one of {', '.join(map(repr, POLICIES))}")
         params = None
-        if entry["policy"] in _TUNABLE:
+        if entry["policy"] in TUNABLE_POLICIES:
             if not isinstance(entry.get("coefficients"), dict):
                 raise ValueError(f"{where}: [bots.{name}.coefficients] is missing")
             params = coefficients.validate(entry["coefficients"], where=f"{where} [bots.{name}]")
@@ -173,8 +172,7 @@ def add_user_bot(name: str, params: dict, style: str = "", panel: str | None = N
         "# Your own frozen bots and panels (ocean panel add). Same format as ocean/data/panels.toml.\n")
     entry = [f'\n[bots."{name}"]', 'policy = "tunable"', f"style = {coefficients.toml_value(style)}",
              f'fingerprint = "{behaviour_fingerprint(spec)}"', f'\n[bots."{name}".coefficients]']
-    entry += [f"{c.name} = {int(full[c.name]) if c.integer else repr(float(full[c.name]))}"
-              for c in coefficients.COEFFICIENTS]
+    entry += [coefficients.coefficient_line(c, full[c.name]) for c in coefficients.COEFFICIENTS]
     data = tomllib.loads(text)
     user_panels = dict(data.get("panels", {}))
     if panel is not None:

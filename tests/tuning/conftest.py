@@ -2,6 +2,7 @@
 PostgreSQL), one real local Ray for the session, and a fake pool for scheduler logic."""
 from __future__ import annotations
 
+import contextlib
 import os
 import uuid
 
@@ -33,22 +34,28 @@ def pg_admin() -> str:
     return PG_ADMIN
 
 
-@pytest.fixture
-def pg_url(pg_admin):
-    """A fresh PostgreSQL database for one test, dropped afterwards."""
+@contextlib.contextmanager
+def fresh_database(admin_url: str, prefix: str):
+    """A new, empty PostgreSQL database (its URL), dropped on exit whatever still uses it."""
     import sqlalchemy as sa
 
-    name = f"ocean_test_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(pg_admin, isolation_level="AUTOCOMMIT")
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(admin_url, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
         conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    url = sa.make_url(pg_admin).set(database=name).render_as_string(hide_password=False)
     try:
-        yield url
+        yield sa.make_url(admin_url).set(database=name).render_as_string(hide_password=False)
     finally:
         with admin.connect() as conn:
             conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+@pytest.fixture
+def pg_url(pg_admin):
+    """A fresh PostgreSQL database for one test, dropped afterwards."""
+    with fresh_database(pg_admin, "ocean_test") as url:
+        yield url
 
 
 @pytest.fixture

@@ -7,12 +7,12 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
-import uuid
 
 import pytest
 import sqlalchemy as sa
 from typer.testing import CliRunner
 
+from tests.tuning.conftest import fresh_database
 from tuning.cli import app
 
 GOOD = textwrap.dedent("""\
@@ -151,17 +151,8 @@ def test_a_malformed_study_file_is_one_line_exit_2_and_no_database_file(tmp_path
 @pytest.fixture(scope="module")
 def empty_pg(pg_admin):
     """One PostgreSQL database for the module, which must stay empty (no table at all)."""
-    name = f"ocean_bad_{uuid.uuid4().hex[:10]}"
-    admin = sa.create_engine(pg_admin, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    url = sa.make_url(pg_admin).set(database=name).render_as_string(hide_password=False)
-    try:
+    with fresh_database(pg_admin, "ocean_bad") as url:
         yield url
-    finally:
-        with admin.connect() as conn:
-            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 def _tables(url: str) -> list[str]:

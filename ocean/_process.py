@@ -50,8 +50,8 @@ def _open_pidfd(pid: int) -> int | None:
 class BotProcess:
     """One running bot program, talking line by line over pipes.
 
-    ``command`` is split with :func:`shlex.split` and executed without a
-    shell, in a new session (hence its own process group), with ``cwd`` as
+    ``command`` is split with :func:`shlex.split` (or given as an argument
+    list) and executed without a shell, with ``env`` as its environment when given, in a new session (hence its own process group), with ``cwd`` as
     its working directory; a program path containing a slash is resolved
     relative to that directory. stderr is appended to ``stderr_path`` when
     given, otherwise discarded.
@@ -62,18 +62,23 @@ class BotProcess:
     when the program is not executable.
     """
 
-    def __init__(self, command: str, *, cwd: str | None = None, stderr_path: str | None = None):
+    def __init__(self, command: str | list[str], *, cwd: str | None = None, stderr_path: str | None = None,
+                 env: dict[str, str] | None = None):
         # Set first so close()/__del__ work even if the constructor fails below.
         self._proc: subprocess.Popen[bytes] | None = None
         self._closed = True
 
-        if not isinstance(command, str):
+        if isinstance(command, list):
+            argv = [str(a) for a in command]
+            command = shlex.join(argv)
+        elif not isinstance(command, str):
             # shlex.split(None) would read our own stdin: refuse early.
             raise TypeError(f"bot command must be a str, not {type(command).__name__}")
-        try:
-            argv = shlex.split(command)
-        except ValueError as exc:
-            raise ValueError(f"cannot parse bot command {command!r}: {exc}") from None
+        else:
+            try:
+                argv = shlex.split(command)
+            except ValueError as exc:
+                raise ValueError(f"cannot parse bot command {command!r}: {exc}") from None
         if not argv:
             raise ValueError(f"empty bot command: {command!r}")
         if cwd is not None and not os.path.isdir(cwd):
@@ -103,6 +108,7 @@ class BotProcess:
                 stdout=subprocess.PIPE,
                 stderr=stderr_target,
                 cwd=cwd,
+                env=env,
                 bufsize=0,
                 start_new_session=True,
             )

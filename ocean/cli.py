@@ -157,6 +157,8 @@ def bot(
     from ocean.warmup import program_is_compiled
 
     spec = _bot_spec(params, name)
+    if spec.is_program:
+        _fail(f"{spec.name} is an external program ({spec.program.command}); run it directly")
     if not program_is_compiled():
         typer.echo("ocean bot: compiling the bot first (about a minute, once per installed version); "
                    "run `ocean warmup` after installing so the first answer is inside 1000 ms", err=True)
@@ -170,7 +172,7 @@ def bot(
 
 @app.command()
 def arena(
-    bots: str = typer.Option(..., "--bots", help="Comma-separated bots: panel names (hunter-v1, ...), random, chaser, tunable, params:FILE."),
+    bots: str = typer.Option(..., "--bots", help="Comma-separated bots: panel names (hunter-v1, your programs, ...), random, chaser, tunable, params:FILE."),
     games: int = typer.Option(200, "--games", help="Games per matchup (maps x 2: each map is played with sides swapped)."),
     workers: int = typer.Option(1, "--workers", help="Processes playing at once."),
     seed: int = typer.Option(1, "--seed", help="First map seed; matchups all play seeds seed .. seed + games/2 - 1."),
@@ -191,10 +193,14 @@ def arena(
         _fail(f"--workers must be at least 1, got {workers}")
     _check_seed(seed)
     _check_seed(seed + (games + 1) // 2 - 1)
+    from ocean.bots.panel import check_fingerprint
+
     try:
         specs = [resolve_bot(n) for n in names]
+        for spec in specs:
+            check_fingerprint(spec)  # a frozen program that changed is never silently scored
         report = run_arena(specs, (games + 1) // 2, seed=seed, workers=workers, progress=not as_json)
-    except ValueError as exc:
+    except (ValueError, OSError) as exc:
         _fail(str(exc))
     if as_json:
         typer.echo(json.dumps(report))
@@ -240,13 +246,17 @@ def panel_list(
         _fail(str(exc))
     panels = {name: panel_members(name) for name in names}
     if as_json:
-        typer.echo(json.dumps({"user_file": str(user_panel_path()), "panels": panels,
-                               "bots": {n: {k: b[k] for k in ("policy", "style", "fingerprint", "source")}
-                                        for n, b in bots.items()}}))
+        out = {}
+        for n, b in bots.items():
+            out[n] = {k: b[k] for k in ("policy", "style", "fingerprint", "source")}
+            if b["program"] is not None:
+                out[n].update(command=b["program"].command, cwd=b["program"].cwd)
+        typer.echo(json.dumps({"user_file": str(user_panel_path()), "panels": panels, "bots": out}))
         return
     for name, b in bots.items():
         mine = "" if b["source"] == "built-in" else "  (yours)"
-        typer.echo(f"{name:<14} {b['policy']:<8} {b['style']}{mine}")
+        what = b["style"] or (f"{b['program'].command}  (in {b['program'].cwd})" if b["program"] else "")
+        typer.echo(f"{name:<14} {b['policy']:<8} {what}{mine}")
     typer.echo("")
     for name, members in panels.items():
         typer.echo(f"panel {name}: {', '.join(members)}")
@@ -256,17 +266,30 @@ def panel_list(
 @panel_app.command("add")
 def panel_add(
     name: str = typer.Argument(..., help="A new name of the form family-vN, e.g. mybest-v1."),
-    params: Path = typer.Option(..., "--params", help="Coefficient file, e.g. from `tune export`."),
+    params: Optional[Path] = typer.Option(None, "--params", help="Coefficient file of the tunable bot, e.g. from `tune export`."),
+    command: Optional[str] = typer.Option(None, "--command", help="Or an external program: its command (split like a shell would; {game_seed} is the game's seed)."),
+    cwd: Optional[Path] = typer.Option(None, "--cwd", help="The program's working directory (default: the current one)."),
     style: str = typer.Option("", "--style", help="One line saying what the bot is."),
     to_panel: Optional[str] = typer.Option(None, "--panel", help="Also append it to this panel of yours (created if new)."),
 ) -> None:
-    """Freeze a coefficient set as a named bot in your panel file ($OCEAN_PANELS, else
-    ~/.config/ocean-lab/panels.toml), usable wherever a bot name is (arena, study panels)."""
+    """Freeze a coefficient set or an external program as a named bot in your panel file
+    ($OCEAN_PANELS, else ~/.config/ocean-lab/panels.toml), usable wherever a bot name is
+    (arena, study panels). A program is fingerprinted by its lines on fixed games against
+    random-v1; it is checked again before every study or arena that plays it."""
     from ocean.bots.coefficients import load_params
-    from ocean.bots.panel import add_user_bot
+    from ocean.bots.panel import add_program_bot, add_user_bot
 
+    if (params is None) == (command is None):
+        _fail("give --params FILE (a coefficient set) or --command CMD (a program), one of the two")
+    if cwd is not None and command is None:
+        _fail("--cwd goes with --command")
     try:
-        path = add_user_bot(name, load_params(params), style=style, panel=to_panel)
+        if command is not None:
+            path, fingerprint = add_program_bot(name, command, None if cwd is None else str(cwd), style=style,
+                                                panel=to_panel)
+            typer.echo(f"fingerprint {fingerprint} (its lines on 8 fixed games against random-v1)")
+        else:
+            path = add_user_bot(name, load_params(params), style=style, panel=to_panel)
     except ValueError as exc:
         _fail(str(exc))
     typer.echo(f"{name} frozen in {path}" + (f" and added to panel {to_panel}" if to_panel else ""))

@@ -1,8 +1,13 @@
-"""Paired games between two in-process bots, as tables a study or an arena can store.
+"""Paired games between two bots, as tables a study or an arena can store.
 
 Each seed is one map (the referee's map for that seed) played twice with sides swapped,
 same game seed: the two games of a pair differ only by who sits where, which cancels most
 of the map's luck out of a comparison (common random numbers).
+
+Two in-process bots play inside compiled code. When either bot is an external program the
+same pairs are refereed over the text protocol (``ocean.referee``): the program in its own
+process under CodinGame's time limits (times ``time_scale``), an in-process opponent behind the
+text door in this process. Both give the same table, plus each game's disqualification reasons.
 """
 from __future__ import annotations
 
@@ -39,6 +44,13 @@ class PairResults:
     seeds: np.ndarray
     table: np.ndarray
     player_turns: int
+    errors: list | None = None  # per game: (A's disqualification reason or None, B's); None: no program
+
+    def error(self, game: int, bot: int) -> str | None:
+        """Why bot 0 (A) or 1 (B) was disqualified in game ``game`` (None if it was not)."""
+        if self.errors is None:
+            return None
+        return self.errors[game][bot]
 
     def __len__(self) -> int:
         return len(self.table)
@@ -87,6 +99,8 @@ class PairResults:
                 "b_lives": int(lb[i]),
                 "turns": int(self.table[i, _match.PAIR_TURNS]),
                 "end": END_REASONS[int(self.table[i, _match.PAIR_END])],
+                "a_error": self.error(i, 0),
+                "b_error": self.error(i, 1),
             }
             row.update({f"a_{k}": int(v[i]) for k, v in sa.items()})
             row.update({f"b_{k}": int(v[i]) for k, v in sb.items()})
@@ -94,10 +108,14 @@ class PairResults:
         return out
 
 
-def play_pairs(a: BotSpec, b: BotSpec, seeds, boards: np.ndarray | None = None) -> PairResults:
+def play_pairs(a: BotSpec, b: BotSpec, seeds, boards: np.ndarray | None = None, *,
+               time_scale: float = 1.0) -> PairResults:
     """Play every seed twice, sides swapped, between bots A and B. A pure function of
-    (a, b, seeds): a retried batch gives the identical table."""
+    (a, b, seeds) for in-process bots and deterministic programs: a retried batch gives the
+    identical table. ``time_scale`` multiplies CodinGame's time limits for programs."""
     seeds = np.asarray([validate_seed(int(s)) for s in seeds], dtype=np.int64)
+    if a.is_program or b.is_program:
+        return _refereed_pairs(a, b, seeds, time_scale)
     if boards is None:
         boards = boards_for_seeds(seeds)
     kinds = np.array([a.kind, b.kind], dtype=np.int64)
@@ -105,3 +123,41 @@ def play_pairs(a: BotSpec, b: BotSpec, seeds, boards: np.ndarray | None = None) 
     table = np.zeros((2 * len(seeds), _match.PAIR_COLUMNS), dtype=np.int64)
     turns = _match.play_pairs(boards, kinds, coefs, seeds, table)
     return PairResults(seeds=seeds, table=table, player_turns=int(turns))
+
+
+def _refereed_pairs(a: BotSpec, b: BotSpec, seeds: np.ndarray, time_scale: float) -> PairResults:
+    from ocean.players import open_player
+    from ocean.referee import FIRST_TIMEOUT_MS, TURN_TIMEOUT_MS, referee_players
+
+    first_ms = max(1, round(FIRST_TIMEOUT_MS * time_scale))
+    turn_ms = max(1, round(TURN_TIMEOUT_MS * time_scale))
+    table = np.zeros((2 * len(seeds), _match.PAIR_COLUMNS), dtype=np.int64)
+    errors = []
+    turns = 0
+    for i, seed in enumerate(seeds):
+        for a_side in range(2):
+            specs = (a, b) if a_side == 0 else (b, a)
+            players = []
+            try:
+                for spec in specs:
+                    players.append(open_player(spec, int(seed)))
+                played = referee_players(int(seed), players, first_timeout_ms=first_ms, timeout_ms=turn_ms)
+            finally:
+                for player in players:
+                    player.close()
+            state = played.game.state
+            row = table[2 * i + a_side]
+            row[_match.PAIR_A_SIDE] = a_side
+            row[_match.PAIR_WINNER] = state[S.WINNER]
+            row[_match.PAIR_LIFE0] = state[S.player_base(0) + S.LIFE]
+            row[_match.PAIR_LIFE1] = state[S.player_base(1) + S.LIFE]
+            row[_match.PAIR_END] = state[S.END]
+            row[_match.PAIR_TURNS] = state[S.TURN]
+            for p in range(2):
+                base = S.player_base(p) + S.STATS
+                row[_match.PAIR_STATS + p * S.STATS_COUNT:_match.PAIR_STATS + (p + 1) * S.STATS_COUNT] = \
+                    state[base:base + S.STATS_COUNT]
+            why = played.verdict["disqualified"]
+            errors.append((why[a_side], why[1 - a_side]))
+            turns += int(state[S.TURN])
+    return PairResults(seeds=seeds, table=table, player_turns=turns, errors=errors)

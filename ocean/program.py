@@ -23,7 +23,7 @@ from ocean.constants import ACTION_FIELDS, MAX_LINE_ACTIONS, POWER_COST, SONAR_N
 from ocean.maps import parse_rows
 from ocean.protocol import format_line, parse_summary
 
-__all__ = ["run_program"]
+__all__ = ["run_program", "TextBot"]
 
 _FAR = -1000  # the opponent's cell in the shadow: out of reach of every blast
 
@@ -83,27 +83,55 @@ def _read_line(stdin: TextIO) -> str:
     return line
 
 
+class TextBot:
+    """An in-process bot behind the text door: it reads the lines a CodinGame program reads
+    and answers the line it would print. Seeded by the game seed as in compiled games, so it
+    plays the same lines through either door."""
+
+    def __init__(self, spec: BotSpec, seed: int = 0) -> None:
+        self.spec = spec
+        self.seed = int(seed)
+        self.kind = spec.kind
+        self.coefs = spec.vector()
+        self.mem = np.empty(MEM_SIZE, dtype=np.int64)
+        self.state = np.zeros(S.STATE_SIZE, dtype=np.int64)
+        self.rng = np.empty(1, dtype=np.uint64)
+        self.out = np.zeros((MAX_LINE_ACTIONS, ACTION_FIELDS), dtype=np.int64)
+        self.board = None
+        self.me = 0
+
+    def start(self, init_lines: list[str], *, warm: bool = False) -> str:
+        """The start cell ("x y") for the init lines ("15 15 id" and the map rows). With
+        ``warm``, one throwaway decision first loads every compiled kernel of a turn."""
+        _, height, self.me = (int(v) for v in init_lines[0].split())
+        rows = [line.rstrip("\r\n") for line in init_lines[1:1 + height]]
+        self.board = build_board(parse_rows(rows))
+        if warm:
+            start = _begin(self.board, self.kind, np.int64(self.seed), self.me, self.rng, self.mem, self.state)
+            _read_turn(self.state, self.me, [f"{start % WIDTH} {start // WIDTH} 6 6 3 4 6 3", "NA", "NA"])
+            _turn(self.kind, self.state, self.board, self.me, self.mem, self.rng, self.out, self.coefs)
+        start = _begin(self.board, self.kind, np.int64(self.seed), self.me, self.rng, self.mem, self.state)
+        return f"{start % WIDTH} {start // WIDTH}"
+
+    def turn(self, lines: list[str]) -> str:
+        """The answer to one turn's three input lines."""
+        _read_turn(self.state, self.me, lines)
+        n = _turn(self.kind, self.state, self.board, self.me, self.mem, self.rng, self.out, self.coefs)
+        return format_line(self.out, n)
+
+
 def run_program(spec: BotSpec, seed: int = 0, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
     """Play one game as a CodinGame program; returns the number of turns answered."""
+    bot = TextBot(spec, seed)
     try:
-        _, height, me = (int(v) for v in _read_line(stdin).split())
-        rows = [_read_line(stdin).rstrip("\r\n") for _ in range(height)]
+        first = _read_line(stdin)
+        height = int(first.split()[1])
+        init = [first] + [_read_line(stdin) for _ in range(height)]
     except EOFError:
         return 0
-    board = build_board(parse_rows(rows))
-    kind = spec.kind
-    coefs = spec.vector()
-    mem = np.empty(MEM_SIZE, dtype=np.int64)
-    state = np.zeros(S.STATE_SIZE, dtype=np.int64)
-    rng = np.empty(1, dtype=np.uint64)
-    out = np.zeros((MAX_LINE_ACTIONS, ACTION_FIELDS), dtype=np.int64)
-    # Load every compiled kernel of a turn now, inside the first answer's 1000 ms, so
-    # that no later answer pays for it: one throwaway decision on a throwaway shadow.
-    start = _begin(board, kind, np.int64(seed), me, rng, mem, state)
-    _read_turn(state, me, [f"{start % WIDTH} {start // WIDTH} 6 6 3 4 6 3", "NA", "NA"])
-    _turn(kind, state, board, me, mem, rng, out, coefs)
-    start = _begin(board, kind, np.int64(seed), me, rng, mem, state)
-    stdout.write(f"{start % WIDTH} {start // WIDTH}\n")
+    # Load every compiled kernel of a turn now, inside the first answer's 1000 ms, so that no
+    # later answer pays for it.
+    stdout.write(bot.start(init, warm=True) + "\n")
     stdout.flush()
     turns = 0
     while True:
@@ -111,8 +139,6 @@ def run_program(spec: BotSpec, seed: int = 0, stdin: TextIO = sys.stdin, stdout:
             lines = [_read_line(stdin) for _ in range(3)]
         except EOFError:
             return turns
-        _read_turn(state, me, lines)
-        n = _turn(kind, state, board, me, mem, rng, out, coefs)
-        stdout.write(format_line(out, n) + "\n")
+        stdout.write(bot.turn(lines) + "\n")
         stdout.flush()
         turns += 1

@@ -91,11 +91,14 @@ class _RunBars:
                              note=f"{p.running} running")
 
 
-def _run_study(handle, ray_address: Optional[str]) -> None:
+def _run_study(handle, ray_address: Optional[str], programs_checked: bool = False) -> None:
     from tuning.cluster import connect
+    from tuning.programs import check_programs
     from tuning.runner import StudyRunner
 
     workers = connect(ray_address)
+    if not programs_checked:  # on every node: programs start, frozen ones still play as frozen
+        check_programs(handle.programs, handle.spec.timeout_scale)
     typer.echo(f"study {handle.name}: {handle.storage.masked}, {workers} Ray CPUs, "
                f"target {handle.target_trials} trials", err=True)
     with _RunBars(handle.name) as bars:
@@ -144,18 +147,23 @@ def launch(
         spec = spec.with_overrides(n_trials=trials, games=games)
     url = resolve_url(spec.name, option=storage, spec_storage=spec.storage)
     probe_storage(url)  # reachable and a database, before Ray starts; creates nothing
-    resolve_panel(spec.panel)  # every input checked before anything starts or is written
+    panel = resolve_panel(spec.panel)  # every input checked before anything starts or is written
+    held_out = None if spec.validation.panel is None else resolve_panel(spec.validation.panel)
     from tuning.cluster import connect
+    from tuning.programs import check_programs, study_programs
 
     connect(ray_address or spec.ray_address)
+    check_programs(study_programs(spec, panel, held_out), spec.timeout_scale)  # before the study exists
+    created = True
     try:
         handle = create_study(spec, url)
     except StudyExists:
         if not or_resume:
             raise
         handle = open_study(spec.name, url)
+        created = False
     try:
-        _run_study(handle, ray_address or spec.ray_address)
+        _run_study(handle, ray_address or spec.ray_address, programs_checked=created)
     finally:
         handle.close()
 
@@ -245,13 +253,22 @@ def _print_status(s: dict) -> None:
     eta = "-" if s["eta_seconds"] is None else f"{s['eta_seconds'] / 60:.1f} min"
     typer.echo(f"  games: {g['train']} training, {g['validate']} validation, {g['saved_by_pruning']} saved by "
                f"pruning; {rate} games/s; ETA {eta}")
+    if s.get("program"):
+        typer.echo(f"  tunes the program: {s['program']}")
     b = s["best"]
     if b is not None:
         label = "validated" if b["validated"] else "training, not validated"
-        typer.echo(f"  best: trial {b['trial']} {_interval(b['score'], b['low'], b['high'])} ({label})")
+        held = "" if b.get("held_out_score") is None else \
+            f"; held-out opponents {_interval(b['held_out_score'], b['held_out_low'], b['held_out_high'])}"
+        typer.echo(f"  best: trial {b['trial']} {_interval(b['score'], b['low'], b['high'])} ({label}){held}")
     if s["defaults"] is not None:
         d = s["defaults"]
         typer.echo(f"  defaults (trial 0): {_interval(d['score'], d['low'], d['high'])} (training)")
+    for opponent, d in (s.get("disqualifications") or {}).items():
+        if d["bot"] or d["opponent"]:
+            first = d["first_bot_error"] or d["first_opponent_error"]
+            typer.echo(f"  disqualified vs {opponent}: study bot {d['bot']}, {opponent} {d['opponent']} of "
+                       f"{d['games']} games; first: {first}")
 
 
 @app.command()
@@ -273,9 +290,12 @@ def validate(
     from tuning.study import open_study
     from tuning.validation import validate_study
 
+    from tuning.programs import check_programs
+
     handle = open_study(name, resolve_url(name, option=storage))
     try:
         connect(ray_address)
+        check_programs(handle.programs, handle.spec.timeout_scale)
         bars = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                         console=Console(stderr=True))
         task = bars.add_task(f"{name} validation games", total=None)
@@ -285,8 +305,10 @@ def validate(
         for r in results:
             diff = "reference (defaults)" if r.diff is None else \
                 f"vs defaults {r.diff.mean:+.3f} [{r.diff.low:+.3f}, {r.diff.high:+.3f}]"
+            held = "" if r.held_out is None else \
+                f"; held-out opponents {_interval(r.held_out.mean, r.held_out.low, r.held_out.high)}"
             typer.echo(f"trial {r.trial:>4}: validated {_interval(r.estimate.mean, r.estimate.low, r.estimate.high)} "
-                       f"on {r.estimate.games // max(1, len(r.per_opponent))} games/opponent; "
+                       f"on {r.estimate.games // max(1, len(handle.panel))} games/opponent{held}; "
                        f"training {_fmt(r.training_score)}; {diff}")
         typer.echo(f"best: trial {results[0].trial}; export it with  tune export {name} --out best.toml")
     finally:
@@ -297,7 +319,9 @@ def validate(
 @_user_errors
 def export(
     name: str = typer.Argument(..., help="Study name."),
-    fmt: str = typer.Option("toml", "--format", help="toml (ocean bot --params), json or cpp (a C++ header)."),
+    fmt: str = typer.Option("toml", "--format", help="toml (ocean bot --params), json or cpp (a C++ header); for a "
+                                                     "program's study also args (its command line) or env "
+                                                     "(NAME=value lines)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Write here (default: stdout)."),
     trial: Optional[int] = typer.Option(None, "--trial", help="Export this trial (default: the best validated)."),
     storage: Optional[str] = typer.Option(None, "--storage", help=_STORAGE_HELP),
@@ -314,14 +338,15 @@ def export(
     try:
         number, values, validation = choose_trial(handle, trial)
         prov = provenance(handle, number, validation)
-        text = render(values, prov, fmt)
+        program = handle.spec.bot is not None
+        text = render(values, prov, fmt, handle.bot if program else None)
     finally:
         handle.close()
     if out is None:
         sys.stdout.write(text)
         return
     try:
-        if fmt == "toml":
+        if fmt == "toml" and not program:
             save_params(values, out, prov)
         else:
             out.write_text(text)

@@ -1,5 +1,6 @@
 """``tune export``: a trial's full coefficient set with its provenance, as TOML (what
-``ocean bot --params`` reads), JSON or a C++ header."""
+``ocean bot --params`` reads), JSON or a C++ header; for a study of a program, also as the
+program's command line (``args``) or its environment (``env``)."""
 from __future__ import annotations
 
 import json
@@ -10,12 +11,14 @@ from pathlib import Path
 from optuna.trial import TrialState
 
 from ocean.bots import coefficients as registry
+from ocean.bots.external import format_value, render_params_file
 from tuning.errors import TuningError
 from tuning.study import StudyHandle, package_version
 
 __all__ = ["FORMATS", "choose_trial", "provenance", "render", "git_commit"]
 
-FORMATS = ("toml", "json", "cpp")
+FORMATS = ("toml", "json", "cpp", "args", "env")
+PROGRAM_ONLY = ("args", "env")
 
 
 def git_commit() -> str:
@@ -54,7 +57,8 @@ def choose_trial(handle: StudyHandle, trial: int | None) -> tuple[int, dict, dic
 
 
 def _validation_dict(v) -> dict:
-    return {"score": v.score, "low": v.low, "high": v.high, "games": v.games, "seeds": v.seeds}
+    return {"score": v.score, "low": v.low, "high": v.high, "games": v.games, "seeds": v.seeds,
+            "heldout_score": v.heldout_score, "heldout_low": v.heldout_low, "heldout_high": v.heldout_high}
 
 
 def provenance(handle: StudyHandle, trial: int, validation: dict | None) -> dict:
@@ -64,6 +68,7 @@ def provenance(handle: StudyHandle, trial: int, validation: dict | None) -> dict
     out = {
         "study": handle.name,
         "trial": trial,
+        **({"command": spec.bot.command} if spec.bot is not None else {}),
         "training_score": round(float(frozen.value), 6) if frozen.value is not None else "none",
         "training_games_per_opponent": 2 * len(spec.training_seeds()),
         "panel": [b.name for b in handle.panel],
@@ -77,13 +82,26 @@ def provenance(handle: StudyHandle, trial: int, validation: dict | None) -> dict
         out.update({"validated_score": round(validation["score"], 6),
                     "validated_low": round(validation["low"], 6), "validated_high": round(validation["high"], 6),
                     "validated_games_per_opponent": validation["games"], "validation_seeds": validation["seeds"]})
+        if validation.get("heldout_score") is not None:
+            out.update({"held_out_panel": [b.name for b in handle.held_out or []],
+                        "held_out_score": round(validation["heldout_score"], 6),
+                        "held_out_low": round(validation["heldout_low"], 6),
+                        "held_out_high": round(validation["heldout_high"], 6)})
     else:
         out["validated_score"] = "not validated"
     return out
 
 
-def render(values: dict, prov: dict, fmt: str) -> str:
-    """The coefficient file's text in ``fmt`` (one of ``FORMATS``)."""
+def render(values: dict, prov: dict, fmt: str, bot=None) -> str:
+    """The coefficient file's text in ``fmt`` (one of ``FORMATS``). ``bot``: the study's bot when
+    it is a program (its parameters are its own, and ``args``/``env`` render its command)."""
+    if fmt not in FORMATS:
+        raise TuningError(f"unknown format {fmt!r}; choose one of: {', '.join(FORMATS)}")
+    if bot is not None and bot.is_program:
+        return _program(values, prov, fmt, bot.program)
+    if fmt in PROGRAM_ONLY:
+        raise TuningError(f"--format {fmt} is for a study that tunes a program (a [bot] table); this study "
+                          "tunes the in-process bot: use toml, json or cpp")
     values = registry.validate(values)
     if fmt == "toml":
         return registry.params_toml(values, prov)
@@ -107,3 +125,36 @@ def _cpp(values: dict, prov: dict) -> str:
             lines.append(f"constexpr double {c.name} = {float(values[c.name])!r};")
     lines += ["", "}  // namespace ocean_params", ""]
     return "\n".join(lines)
+
+
+def _program(values: dict, prov: dict, fmt: str, program) -> str:
+    if fmt == "args":
+        return program.display(values) + "\n"
+    if fmt == "env":
+        if program.env:
+            # {game_seed} and {params_file} are per game: they stay placeholders.
+            return "".join(f"{name}={template.format_map(_KeepSeed(values))}\n" for name, template in program.env)
+        return "".join(f"{name}={format_value(value)}\n" for name, value in values.items())
+    if fmt == "toml":
+        lines = [f"# {prov.get('study')}: the program's parameters, exported by tune export", "", "[provenance]"]
+        lines += [f"{key} = {registry.toml_value(value)}" for key, value in prov.items()]
+        lines += ["", "[parameters]", render_params_file(values, "toml").rstrip("\n")]
+        return "\n".join(lines) + "\n"
+    if fmt == "json":
+        return json.dumps({"parameters": values, "provenance": prov}, indent=2) + "\n"
+    lines = ["// The program's parameters, exported by tune export.", "//"]
+    lines += [f"// {key}: {value}" for key, value in prov.items()]
+    lines += ["#pragma once", "", "namespace ocean_params {", ""]
+    for name, value in values.items():
+        kind = "int" if isinstance(value, int) else "double"
+        lines.append(f"constexpr {kind} {name} = {format_value(value)};")
+    lines += ["", "}  // namespace ocean_params", ""]
+    return "\n".join(lines)
+
+
+class _KeepSeed(dict):
+    def __init__(self, values: dict) -> None:
+        super().__init__({k: format_value(v) for k, v in values.items()})
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"

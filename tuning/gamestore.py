@@ -23,6 +23,10 @@ __all__ = ["GameStore"]
 _SCORE = {"a": 1.0, "b": 0.0, "draw": 0.5}
 
 
+def _clip(text: str | None) -> str | None:
+    return None if text is None else text[:400]
+
+
 class GameStore:
     """Games, leases and validations of the study ``study`` in ``engine``'s database."""
 
@@ -62,7 +66,7 @@ class GameStore:
                 "seed": row["seed"], "side": row["a_side"], "winner": row["winner"],
                 "score": _SCORE[row["winner"]], "a_lives": row["a_lives"], "b_lives": row["b_lives"],
                 "turns": row["turns"], "end_reason": row["end"], "duration_ms": per_game_ms,
-                "created_at": now,
+                "created_at": now, "a_error": _clip(row.get("a_error")), "b_error": _clip(row.get("b_error")),
             }
             for stat in STATS:
                 record[f"a_{stat}"] = row[f"a_{stat}"]
@@ -222,6 +226,37 @@ class GameStore:
     def break_lock(self, name: str, holder: str) -> None:
         """Free the lock ``name`` held by ``holder``, a driver known to be dead."""
         self.unlock(name, holder)
+
+    def bot_errors(self, trial: int, phase: str) -> tuple[int, int, str | None]:
+        """(games stored, games the study's bot was disqualified in, the first reason) of a trial."""
+        g = GameRecord
+        where = (g.study == self.study, g.trial == trial, g.phase == phase)
+        with self._session() as session:
+            games, errors = session.execute(sa.select(sa.func.count(), sa.func.count(g.a_error)).where(*where)).one()
+            first = session.execute(sa.select(g.seed, g.opponent, g.a_error).where(*where, g.a_error.is_not(None))
+                                    .order_by(g.id).limit(1)).first()
+        text = None if first is None else f"seed {first[0]} against {first[1]}: {first[2]}"
+        return games, errors, text
+
+    def disqualifications(self, phase: str | None = None) -> dict[str, dict]:
+        """Per opponent: games, how many the study's bot and the opponent were disqualified in,
+        and the first reason of each (by trial, seed)."""
+        g = GameRecord
+        where = [g.study == self.study] + ([g.phase == phase] if phase is not None else [])
+        counts = (sa.select(g.opponent, sa.func.count(), sa.func.count(g.a_error), sa.func.count(g.b_error))
+                  .where(*where).group_by(g.opponent))
+        out = {}
+        with self._session() as session:
+            for opponent, games, a, b in session.execute(counts):
+                out[opponent] = {"games": games, "bot": a, "opponent": b, "first_bot_error": None,
+                                 "first_opponent_error": None}
+            for column, key in ((g.a_error, "first_bot_error"), (g.b_error, "first_opponent_error")):
+                firsts = (sa.select(g.opponent, sa.func.min(g.id)).where(*where, column.is_not(None))
+                          .group_by(g.opponent))
+                for opponent, row_id in session.execute(firsts).all():
+                    text = session.execute(sa.select(column).where(g.id == row_id)).scalar_one()
+                    out[opponent][key] = text
+        return out
 
     def delete_study_rows(self) -> None:
         """Remove the study's games, leases and validations (Optuna's rows are Optuna's)."""

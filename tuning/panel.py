@@ -4,11 +4,11 @@ from __future__ import annotations
 from typing import Sequence
 
 import ocean.bots as bots
-from ocean.bots import BotSpec
+from ocean.bots import PROGRAM, BotSpec, ProgramSpec
 from ocean.bots.panel import panel_names
 from tuning.errors import SpecError
 
-__all__ = ["resolve_panel", "panel_to_json", "panel_from_json"]
+__all__ = ["resolve_panel", "panel_to_json", "panel_from_json", "study_bot"]
 
 
 def resolve_panel(panel: str | Sequence[str]) -> list[BotSpec]:
@@ -43,10 +43,30 @@ def _named_panel(name: str) -> list[BotSpec]:
 
 def panel_to_json(panel: Sequence[BotSpec]) -> list[dict]:
     """The panel as stored with a study, so a resumed study plays exactly the same opponents
-    even if a named panel or a params file changed since."""
-    return [{"name": b.name, "policy": b.policy, "params": dict(b.params)} for b in panel]
+    even if a named panel or a params file changed since (a program is stored with its
+    fingerprint, checked again before it plays)."""
+    out = []
+    for b in panel:
+        entry = {"name": b.name, "policy": b.policy, "params": dict(b.params)}
+        if b.program is not None:
+            entry["program"] = b.program.as_json()
+        out.append(entry)
+    return out
 
 
 def panel_from_json(data: Sequence[dict]) -> list[BotSpec]:
     """Inverse of ``panel_to_json``."""
-    return [BotSpec(d["name"], d["policy"], dict(d["params"])) for d in data]
+    return [BotSpec(d["name"], d["policy"], dict(d["params"]),
+                    ProgramSpec.from_json(d["program"]) if d.get("program") else None) for d in data]
+
+
+def study_bot(spec) -> BotSpec:
+    """The bot a study tunes, with its reference parameters: the in-process tunable bot, or
+    the program of the study file's ``[bot]`` table."""
+    from tuning.space import build_space
+
+    space = build_space(spec)
+    params = space.full_params(space.reference_params())
+    if spec.bot is None:
+        return BotSpec("tunable", "tunable", params)
+    return BotSpec("program", PROGRAM, params, spec.bot.program())

@@ -35,8 +35,12 @@ class Batch:
 class BatchPool:
     """Ray tasks in flight, by object reference."""
 
-    def __init__(self, capacity: int) -> None:
+    def __init__(self, capacity: int, bot=None, time_scale: float = 1.0) -> None:
+        """``bot``: the study's bot (an ``ocean.bots.BotSpec``; None: the in-process tunable bot),
+        played with each batch's parameters; ``time_scale`` for program games."""
         self.capacity = max(1, capacity)
+        self.bot = bot
+        self.time_scale = time_scale
         self._refs: dict[ray.ObjectRef, Batch] = {}
         self._audit = os.environ.get(BATCH_LOG_ENV) or None  # see tuning.worker
         self._driver = f"{socket.gethostname()}:{os.getpid()}"
@@ -50,7 +54,7 @@ class BatchPool:
 
     def submit(self, batch: Batch, params: Mapping[str, float]) -> None:
         ref = play_batch_task.remote(dict(params), batch.opponent, list(batch.seeds), batch.trial,
-                                     batch.phase, self._audit, self._driver)
+                                     batch.phase, self._audit, self._driver, self.bot, self.time_scale)
         self._refs[ref] = batch
 
     def wait(self, timeout: float | None) -> list[tuple[Batch, BatchResult | Exception]]:

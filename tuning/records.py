@@ -13,6 +13,7 @@
 """
 from __future__ import annotations
 
+import sqlalchemy as sa
 from sqlalchemy import JSON, BigInteger, Float, Index, Integer, SmallInteger, String, UniqueConstraint
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -63,6 +64,9 @@ class GameRecord(_StatColumns, Base):
     end_reason: Mapped[str] = mapped_column(String(16))
     duration_ms: Mapped[float] = mapped_column(Float)  # the batch's compute time per game
     created_at: Mapped[float] = mapped_column(Float)  # Unix time the batch was stored
+    # Why a program was disqualified (the referee's reason, with our cause), None if it was not.
+    a_error: Mapped[str | None] = mapped_column(String(400), nullable=True)
+    b_error: Mapped[str | None] = mapped_column(String(400), nullable=True)
 
 
 class TrialLease(Base):
@@ -104,10 +108,25 @@ class ValidationRecord(Base):
     diff_low: Mapped[float | None] = mapped_column(Float)
     diff_high: Mapped[float | None] = mapped_column(Float)
     seeds: Mapped[str] = mapped_column(String(64))  # held-out seed range, "start..end"
+    # Mean over the held-out opponents ([validation] panel) when the study has some, else None.
+    heldout_score: Mapped[float | None] = mapped_column(Float, nullable=True)
+    heldout_low: Mapped[float | None] = mapped_column(Float, nullable=True)
+    heldout_high: Mapped[float | None] = mapped_column(Float, nullable=True)
     params: Mapped[dict] = mapped_column(JSON)  # the full coefficient set played
     updated_at: Mapped[float] = mapped_column(Float)
 
 
 def create_tables(engine: Engine) -> None:
-    """Create our tables if missing (Optuna creates its own)."""
+    """Create our tables if missing (Optuna creates its own), and add the nullable columns a
+    newer version introduced to tables an older one created (rows already stored stay)."""
     Base.metadata.create_all(engine)
+    inspector = sa.inspect(engine)
+    for table in Base.metadata.sorted_tables:
+        have = {c["name"] for c in inspector.get_columns(table.name)}
+        missing = [c for c in table.columns if c.name not in have]
+        if not missing:
+            continue
+        with engine.begin() as conn:
+            for column in missing:
+                kind = column.type.compile(engine.dialect)
+                conn.execute(sa.text(f'ALTER TABLE {table.name} ADD COLUMN {column.name} {kind}'))

@@ -52,6 +52,9 @@ LEASE_TTL = 60.0  # seconds a trial stays ours without a heartbeat
 HEARTBEAT = 10.0  # seconds between lease renewals (and the loop's longest sleep)
 MAX_FAILS_IN_A_ROW = 3  # trials failing back to back mean a broken setup, not bad coefficients
 TRAIN = "train"
+# A program disqualified in more than half of a trial's games (after at least this many) fails the
+# trial: its parameters break it, and its score would only measure the breakage.
+MIN_GAMES_TO_FAIL = 10
 
 
 @dataclass
@@ -119,6 +122,9 @@ class _OpenTrial:
     scores: dict = field(default_factory=dict)
     attrs: dict = field(default_factory=dict)  # user attributes written when the trial is told
     outstanding: int = 0
+    games: int = 0  # games stored for the trial
+    bot_errors: int = 0  # of which the study's bot (a program) was disqualified in
+    first_error: str | None = None
     game_seconds: float = 0.0
     storage_seconds: float = 0.0
     started: float = field(default_factory=time.time)
@@ -168,7 +174,7 @@ class StudyRunner:
         start = time.perf_counter()
         if self.pool is None:
             self.report.workers = cluster_cpus()
-            pool = BatchPool(self.report.workers + 1)
+            pool = BatchPool(self.report.workers + 1, bot=self.h.bot, time_scale=self.spec.timeout_scale)
         else:
             pool, self.report.workers = self.pool, self.pool.capacity
         try:
@@ -261,14 +267,18 @@ class StudyRunner:
             self._open(trial, scores={})
         return True
 
-    def _open(self, trial: optuna.Trial, scores: dict) -> None:
+    def _open(self, trial: optuna.Trial, scores: dict, errors: tuple[int, int, str | None] = (0, 0, None)) -> None:
         params = self.h.space.full_params(trial.params)
         batches = plan_batches(trial=trial.number, phase=TRAIN, panel=self.h.panel, seeds=self.seeds,
                                batch_pairs=self.spec.batch_pairs, done=scores)
         op = _OpenTrial(trial, params, deque(batches), self.batches_per_trial, self.games_per_trial, dict(scores))
+        op.games, op.bot_errors, op.first_error = errors
         self.open[trial.number] = op
         if not op.pending:  # adopted with every game already stored
-            self._complete(op)
+            if self._program_broken(op):
+                self._fail_program(None, op)
+            else:
+                self._complete(op)
 
     def _others_running(self) -> bool:
         return any(t.number not in self.open for t in self.h.trials(TrialState.RUNNING))
@@ -317,7 +327,8 @@ class StudyRunner:
             if name not in trial.params:  # its driver died while Optuna stored the parameters
                 self._db(lambda: _suggest(trial, name, dist))
         self.report.adopted += 1
-        self._open(trial, scores=self._db(lambda: self.h.games.pair_scores(frozen.number, TRAIN)))
+        self._open(trial, scores=self._db(lambda: self.h.games.pair_scores(frozen.number, TRAIN)),
+                   errors=self._db(lambda: self.h.games.bot_errors(frozen.number, TRAIN)))
 
     def _on_result(self, pool: BatchPool, batch: Batch, result) -> None:
         op = self.open.get(batch.trial)
@@ -339,6 +350,15 @@ class StudyRunner:
         op.outstanding -= 1
         op.storage_seconds += storage
         op.game_seconds += result.seconds
+        op.games += len(result.rows)
+        for row in result.rows:
+            if row.get("a_error"):
+                op.bot_errors += 1
+                if op.first_error is None:
+                    op.first_error = f"seed {row['seed']} against {batch.opponent.name}: {row['a_error']}"
+        if self._program_broken(op):
+            self._fail_program(pool, op)
+            return
         op.scores.update(pair_scores_of_rows(batch.opponent.name, result.rows))
         estimate, _ = summarize(op.scores, self.opponents)
         try:  # intermediate value, by games played
@@ -430,6 +450,22 @@ class StudyRunner:
         self._fails_in_a_row += 1
         if self._fails_in_a_row >= MAX_FAILS_IN_A_ROW:
             raise TuningError(f"{MAX_FAILS_IN_A_ROW} trials in a row failed; the last: {message}")
+
+    def _program_broken(self, op: _OpenTrial) -> bool:
+        return op.games >= min(MIN_GAMES_TO_FAIL, op.planned_games) and 2 * op.bot_errors > op.games
+
+    def _fail_program(self, pool: BatchPool | None, op: _OpenTrial) -> None:
+        """Fail a trial whose parameters break the program; the study goes on (unless these are
+        the program's own defaults: then every trial would measure a broken program)."""
+        if pool is not None:
+            pool.cancel_trial(op.number)
+        message = f"the program was disqualified in {op.bot_errors} of {op.games} games; first: {op.first_error}"
+        if not self._write(op, {"error": message[:500], "program_failed": True}, state=TrialState.FAIL):
+            return
+        self.report.failed += 1
+        self.log(f"trial {op.number} failed: {message}")
+        if op.number == REFERENCE_TRIAL:
+            raise TuningError(f"the program fails with its reference parameters (trial 0): {message}")
 
     def _load_incumbent(self) -> None:
         complete = [t for t in self._db(lambda: self.h.trials(TrialState.COMPLETE)) if t.value is not None]

@@ -15,25 +15,38 @@ __all__ = ["SearchSpace", "build_space"]
 
 @dataclass(frozen=True)
 class SearchSpace:
-    """Tuned coefficients (``distributions``) and fixed ones (``fixed``); every coefficient not
-    named in either plays its registry default."""
+    """Tuned coefficients (``distributions``) and fixed ones (``fixed``); for the in-process bot
+    every coefficient not named in either plays its registry default. A program's space
+    (``program`` True) holds exactly the parameters its study file declares, with their
+    ``references`` (declared defaults, else the middle of each range)."""
 
     distributions: dict[str, BaseDistribution]
     fixed: dict[str, float]
+    program: bool = False
+    references: dict[str, float] | None = None
 
     def full_params(self, trial_params: Mapping[str, float]) -> dict[str, float]:
-        """The complete, validated coefficient set of a trial."""
+        """The complete, validated parameter set of a trial."""
+        if self.program:
+            out = dict(self.fixed)
+            for name, value in trial_params.items():
+                out[name] = int(value) if isinstance(self.distributions.get(name), IntDistribution) else float(value)
+            return out
         values = registry.validate({**registry.defaults(), **self.fixed, **trial_params})
         return {c.name: int(values[c.name]) if c.integer else values[c.name] for c in registry.COEFFICIENTS}
 
     def reference_params(self) -> dict[str, float]:
-        """The bot's defaults for the tuned coefficients: trial 0, the reference point."""
+        """The bot's defaults for the tuned parameters: trial 0, the reference point."""
+        if self.program:
+            return dict(self.references)
         defaults = registry.defaults()
         return {name: defaults[name] for name in self.distributions}
 
 
 def build_space(spec: StudySpec) -> SearchSpace:
     """Distributions from the study's ``search`` table (bounds default to the registry's)."""
+    if spec.bot is not None:
+        return _program_space(spec)
     coefs = {c.name: c for c in registry.COEFFICIENTS}
     distributions: dict[str, BaseDistribution] = {}
     fixed: dict[str, float] = {}
@@ -49,3 +62,20 @@ def build_space(spec: StudySpec) -> SearchSpace:
         else:
             distributions[name] = FloatDistribution(float(low), float(high), log=entry.log)
     return SearchSpace(distributions=distributions, fixed=fixed)
+
+
+def _program_space(spec: StudySpec) -> SearchSpace:
+    distributions: dict[str, BaseDistribution] = {}
+    fixed: dict[str, float] = {}
+    references: dict[str, float] = {}
+    for name, entry in spec.search.items():
+        if not isinstance(entry, SearchRange):
+            fixed[name] = entry  # an int stays an int: the program reads "3", not "3.0"
+            continue
+        if entry.integer:
+            distributions[name] = IntDistribution(int(entry.low), int(entry.high), log=entry.log)
+            references[name] = int(entry.reference())
+        else:
+            distributions[name] = FloatDistribution(float(entry.low), float(entry.high), log=entry.log)
+            references[name] = float(entry.reference())
+    return SearchSpace(distributions=distributions, fixed=fixed, program=True, references=references)

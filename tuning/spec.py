@@ -15,12 +15,13 @@ import typing
 from pathlib import Path
 from typing import Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from ocean.bots import coefficients as registry
+from ocean.bots.external import RESERVED, ProgramSpec, absolute_cwd
 from tuning.errors import SpecError
 
-__all__ = ["SeedRange", "SamplerSpec", "SearchRange", "PruningSpec", "ValidationSpec", "StudySpec",
+__all__ = ["SeedRange", "SamplerSpec", "SearchRange", "PruningSpec", "ValidationSpec", "ProgramBot", "StudySpec",
            "load_spec", "parse_spec", "SAMPLERS"]
 
 SAMPLERS = ("tpe", "cmaes", "gp", "random")
@@ -74,11 +75,39 @@ class SamplerSpec(_Strict):
 
 
 class SearchRange(_Strict):
-    """One tuned coefficient: bounds default to the registry's, optionally on a log scale."""
+    """One tuned coefficient: bounds default to the registry's, optionally on a log scale. A
+    program's parameter (no registry) gives its bounds, and may say ``integer`` and the
+    ``default`` its program uses (the reference trial; the middle of the range if absent)."""
 
     low: float | None = None
     high: float | None = None
     log: bool = False
+    integer: bool = False
+    default: float | None = None
+
+    def reference(self) -> float:
+        """A program parameter's reference value: its default, else the middle of its range."""
+        if self.default is not None:
+            return self.default
+        mid = math.sqrt(self.low * self.high) if self.log else (self.low + self.high) / 2
+        return float(round(mid)) if self.integer else mid
+
+
+class ProgramBot(_Strict):
+    """The ``[bot]`` table: the study tunes this external program instead of the in-process bot."""
+
+    command: str
+    cwd: str | None = None  # relative paths start at the study file's folder (its default)
+    env: dict[str, str] = Field(default_factory=dict)
+    params_file: Literal["toml", "json"] | None = None
+
+    @model_validator(mode="after")
+    def _runnable(self) -> ProgramBot:
+        self.program()  # a ValueError here is the one-line error
+        return self
+
+    def program(self) -> ProgramSpec:
+        return ProgramSpec(self.command, cwd=self.cwd, env=tuple(self.env.items()), params_file=self.params_file)
 
 
 class PruningSpec(_Strict):
@@ -96,6 +125,14 @@ class ValidationSpec(_Strict):
     seeds: SeedRange = Field(default_factory=lambda: SeedRange(start=1_000_000_000, count=1000))
     games: int = Field(400, ge=2)  # per opponent, both sides of games/2 maps
     top_k: int = Field(3, ge=1)
+    # Opponents held out of training (a panel name or bot names), validated beside the training
+    # panel; default: the training panel only.
+    panel: Union[str, list[str], None] = None
+
+    @field_validator("panel", mode="before")
+    @classmethod
+    def _panel(cls, value: Any) -> Any:
+        return value if value is None else _check_panel(value)
 
 
 class StudySpec(_Strict):
@@ -104,10 +141,12 @@ class StudySpec(_Strict):
     name: str
     storage: str | None = None  # SQLAlchemy URL; ${VAR} is read from the environment
     ray_address: str | None = None  # Ray cluster to join; ${VAR} is read from the environment
+    bot: ProgramBot | None = None  # an external program to tune; None: the in-process tunable bot
+    timeout_scale: float = Field(1.0, gt=0.0, le=100.0)  # CodinGame's time limits x this, for programs
     n_trials: int = Field(ge=1)
     trials_in_flight: int = Field(2, ge=1)
     sampler: SamplerSpec = Field(default_factory=SamplerSpec)
-    search: dict[str, Union[SearchRange, float]]
+    search: dict[str, Union[SearchRange, int, float]]
     panel: Union[str, list[str]]
     seed_bank: SeedRange
     games_per_opponent: int | None = Field(None, ge=2)  # default: both sides of every seed in the bank
@@ -130,30 +169,29 @@ class StudySpec(_Strict):
     @field_validator("panel", mode="before")
     @classmethod
     def _panel(cls, value: Any) -> Any:
-        if not isinstance(value, (str, list)) or (isinstance(value, list)
-                                                 and not all(isinstance(v, str) for v in value)):
-            raise ValueError(f"give a panel name or a list of bot names, e.g. panel = [\"random\", \"chaser\"] (got {value!r})")
-        if isinstance(value, list):
-            if not value:
-                raise ValueError("list at least one opponent")
-            if len(set(value)) != len(value):
-                raise ValueError("an opponent is listed twice")
-        elif not value:
-            raise ValueError("name a panel or list the opponents")
-        return value
+        return _check_panel(value)
 
     @field_validator("search", mode="before")
     @classmethod
-    def _search_entries(cls, value: Any) -> Any:
+    def _search_entries(cls, value: Any, info: ValidationInfo) -> Any:
         # Checked by hand before pydantic's union, whose errors name its internal branches.
         if not isinstance(value, dict):
             return value
+        program = info.data.get("bot") is not None
         for name, entry in value.items():
+            if program:
+                _check_program_entry(name, entry)
+                continue
             if name not in _COEFS:
-                raise ValueError(f"unknown coefficient {name!r}; known: {', '.join(registry.NAMES)}")
+                raise ValueError(f"unknown coefficient {name!r}; known: {', '.join(registry.NAMES)} "
+                                 "(a study with a [bot] table tunes a program's own parameters)")
             if isinstance(entry, bool) or not isinstance(entry, (dict, int, float)):
                 raise ValueError(f"{name} = {entry!r}: give a number (a fixed value) or a table "
                                  "{low = .., high = .., log = ..} (a tuned range; {} keeps the registry's)")
+            for key, unset in (("integer", False), ("default", None)):
+                if isinstance(entry, dict) and entry.get(key, unset) is not unset:
+                    raise ValueError(f"{name}.{key}: the in-process bot's coefficients take {key} from the "
+                                     "registry; only a program's parameters ([bot] table) declare it")
         return value
 
     @model_validator(mode="after")
@@ -161,12 +199,19 @@ class StudySpec(_Strict):
         tuned = 0
         for name, entry in self.search.items():
             if isinstance(entry, SearchRange):
-                _check_range(name, entry)
+                if self.bot is not None:
+                    _check_program_range(name, entry)
+                else:
+                    _check_range(name, entry)
                 tuned += 1
-            else:
+            elif self.bot is None:
                 _check_fixed(name, entry)
         if tuned == 0:
-            raise ValueError("search: nothing to tune; give at least one coefficient a range, e.g. silence_cost = {}")
+            raise ValueError("search: nothing to tune; give at least one "
+                             + ("parameter a range, e.g. aggression = { low = 0.0, high = 1.0 }" if self.bot
+                                else "coefficient a range, e.g. silence_cost = {}"))
+        if self.bot is not None:
+            _check_program_reach(self.bot.program(), self.search)
         if self.games_per_opponent is not None:
             _check_games("games_per_opponent", self.games_per_opponent, "seed_bank", self.seed_bank)
         _check_games("validation.games", self.validation.games, "validation.seeds", self.validation.seeds)
@@ -201,6 +246,65 @@ class StudySpec(_Strict):
         """The spec as stored with the study: without storage and Ray address, which belong to a
         run (and may hold passwords)."""
         return self.model_dump(mode="json", exclude={"storage", "ray_address"})
+
+
+def _check_panel(value: Any) -> Any:
+    if not isinstance(value, (str, list)) or (isinstance(value, list)
+                                             and not all(isinstance(v, str) for v in value)):
+        raise ValueError(f"give a panel name or a list of bot names, e.g. panel = [\"random\", \"chaser\"] (got {value!r})")
+    if isinstance(value, list):
+        if not value:
+            raise ValueError("list at least one opponent")
+        if len(set(value)) != len(value):
+            raise ValueError("an opponent is listed twice")
+    elif not value:
+        raise ValueError("name a panel or list the opponents")
+    return value
+
+
+def _check_program_entry(name: str, entry: Any) -> None:
+    if not name.isidentifier():
+        raise ValueError(f"parameter name {name!r} must be a plain name (letters, digits, _), as in {{{name}}}")
+    if name in RESERVED:
+        raise ValueError(f"{name!r} is filled in by the lab ({{{name}}}); give your parameter another name")
+    if isinstance(entry, bool) or not isinstance(entry, (dict, int, float)):
+        raise ValueError(f"{name} = {entry!r}: give a number (a fixed value) or a table "
+                         "{low = .., high = .., integer = .., log = .., default = ..} (a tuned range)")
+    if isinstance(entry, dict):
+        for key in ("low", "high"):
+            if key not in entry:
+                raise ValueError(f"{name}: a program's parameter needs explicit bounds, e.g. "
+                                 f"{name} = {{ low = 0.0, high = 1.0 }} (missing {key})")
+
+
+def _check_program_range(name: str, entry: SearchRange) -> None:
+    where = f"search.{name}"
+    low, high = entry.low, entry.high
+    for label, value in (("low", low), ("high", high)) + ((("default", entry.default),) if entry.default is not None
+                                                           else ()):
+        if not math.isfinite(value):
+            raise ValueError(f"{where}.{label} must be a finite number")
+        if entry.integer and not float(value).is_integer():
+            raise ValueError(f"{where}.{label} = {value!r} must be whole: {name} is an integer")
+    if low >= high:
+        raise ValueError(f"{where}: low ({_fmt(low)}) must be below high ({_fmt(high)}); "
+                         f"to fix the value write {name} = {_fmt(low)}")
+    if entry.log and low <= 0:
+        raise ValueError(f"{where}: a log scale needs low > 0 (got {_fmt(low)}); set low, e.g. low = 0.01")
+    if entry.default is not None and not low <= entry.default <= high:
+        raise ValueError(f"{where}.default = {_fmt(entry.default)} is outside [{_fmt(low)}, {_fmt(high)}]")
+
+
+def _check_program_reach(program: ProgramSpec, search: dict) -> None:
+    """Every placeholder is declared, and every declared parameter reaches the program."""
+    used = program.parameter_names()
+    for name in sorted(used - set(search)):
+        raise ValueError(f"bot: {{{name}}} has no value; declare it in [search], e.g. "
+                         f"{name} = {{ low = 0.0, high = 1.0 }}, or give it a fixed value, e.g. {name} = 3")
+    if not program.reads_all():
+        for name in sorted(set(search) - used):
+            raise ValueError(f"search.{name} never reaches the program: use {{{name}}} in bot.command or bot.env, "
+                             f"or set bot.params_file = \"toml\" (or \"json\")")
 
 
 def _fmt(value: float) -> str:
@@ -244,10 +348,19 @@ def expand_env(value: str) -> str:
     return _ENV_VAR.sub(one, value)
 
 
-def parse_spec(data: Any, *, source: str = "study") -> StudySpec:
-    """Validate a parsed study (a dict); raises ``SpecError`` with one line."""
+def parse_spec(data: Any, *, source: str = "study", base: str | Path | None = None) -> StudySpec:
+    """Validate a parsed study (a dict); raises ``SpecError`` with one line. ``base``: the study
+    file's folder, against which ``bot.cwd`` is made absolute (it is the default ``cwd``)."""
     if not isinstance(data, dict):
         raise SpecError(f"{source}: a study is a TOML table of keys")
+    if base is not None and isinstance(data.get("bot"), dict):
+        bot = dict(data["bot"])
+        cwd = bot.get("cwd")
+        if cwd is None or isinstance(cwd, str):
+            bot["cwd"] = absolute_cwd(cwd, base)
+            if not os.path.isdir(bot["cwd"]):
+                raise SpecError(f"{source}: bot.cwd: folder {bot['cwd']} does not exist")
+        data = {**data, "bot": bot}
     try:
         return StudySpec.model_validate(data)
     except ValidationError as exc:
@@ -267,7 +380,7 @@ def load_spec(path: str | Path) -> StudySpec:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(f"{path}: not valid TOML ({exc})") from None
-    return parse_spec(data, source=str(path))
+    return parse_spec(data, source=str(path), base=path.resolve().parent)
 
 
 # --- one line per validation error -------------------------------------------------------------
@@ -291,7 +404,7 @@ def _first_error(exc: ValidationError) -> str:
 
 
 # pydantic names the branch of a union in an error's location; users never wrote those.
-_UNION_TAGS = {"SearchRange", "float", "str", "list[str]"}
+_UNION_TAGS = {"SearchRange", "int", "float", "str", "list[str]", "none"}
 
 
 def _loc(parts: tuple) -> str:

@@ -26,7 +26,8 @@ def best_trial(handle: StudyHandle) -> dict | None:
         return {"trial": v.trial, "score": _num(v.score), "low": _num(v.low), "high": _num(v.high),
                 "validated": True, "games_per_opponent": v.games, "seeds": v.seeds,
                 "diff_vs_defaults": _num(v.diff), "diff_low": _num(v.diff_low), "diff_high": _num(v.diff_high),
-                "params": v.params}
+                "held_out_score": _num(v.heldout_score), "held_out_low": _num(v.heldout_low),
+                "held_out_high": _num(v.heldout_high), "params": v.params}
     complete = [t for t in handle.trials(TrialState.COMPLETE) if t.value is not None]
     if not complete:
         return None
@@ -76,6 +77,10 @@ def study_status(handle: StudyHandle) -> dict:
         "last_batch_at": _num(last),
         "eta_seconds": eta,
         "panel": [b.name for b in handle.panel],
+        "held_out_panel": None if handle.held_out is None else [b.name for b in handle.held_out],
+        "program": None if spec.bot is None else spec.bot.command,
+        # per opponent, over every game stored (training and validation): who was disqualified, why
+        "disqualifications": games.disqualifications(),
         "seed_bank": spec.seed_bank.describe(),
         "sampler": spec.sampler.kind,
     }

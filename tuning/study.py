@@ -23,7 +23,7 @@ from ocean.bots import BotSpec
 from tuning.errors import StudyExists, StudyNotFound, TuningError
 from tuning.gamestore import GameStore
 from tuning.locks import CREATE_LOCK, driver_id, hold
-from tuning.panel import panel_from_json, panel_to_json, resolve_panel
+from tuning.panel import panel_from_json, panel_to_json, resolve_panel, study_bot
 from tuning.space import SearchSpace, build_space
 from tuning.spec import SamplerSpec, StudySpec, parse_spec
 from tuning.storage import Storage, open_storage
@@ -34,6 +34,7 @@ __all__ = ["StudyExists", "StudyHandle", "create_study", "open_study", "make_sam
 ATTR_SPEC = "ocean_spec"  # the study file, minus storage and Ray address
 ATTR_PANEL = "ocean_panel"  # the opponents as resolved at launch (name, policy, coefficients)
 ATTR_TARGET = "ocean_target_trials"
+ATTR_VALIDATION_PANEL = "ocean_validation_panel"  # held-out opponents, resolved at launch
 ATTR_VERSION = "ocean_package_version"
 REFERENCE_TRIAL = 0  # the bot's defaults, enqueued first
 
@@ -84,10 +85,28 @@ class StudyHandle:
     panel: list[BotSpec]
     games: GameStore
     target_trials: int
+    held_out: list[BotSpec] | None = None  # opponents validated but never trained against
 
     @property
     def name(self) -> str:
         return self.spec.name
+
+    @property
+    def bot(self) -> BotSpec:
+        """The bot the study tunes, with its reference parameters."""
+        return study_bot(self.spec)
+
+    @property
+    def programs(self) -> list[BotSpec]:
+        """Every external program the study plays: its own bot if a program, then opponents."""
+        from tuning.programs import study_programs
+
+        return study_programs(self.spec, self.panel, self.held_out)
+
+    def validation_panel(self) -> list[BotSpec]:
+        """Validation opponents: the training panel, then the held-out ones not in it."""
+        names = {b.name for b in self.panel}
+        return list(self.panel) + [b for b in self.held_out or [] if b.name not in names]
 
     def trials(self, *states: TrialState) -> list[FrozenTrial]:
         return self.study.get_trials(deepcopy=False, states=states or None)
@@ -130,6 +149,8 @@ def _finish_creation(study: optuna.Study, spec: StudySpec, panel: list[BotSpec] 
         study.set_user_attr(ATTR_PANEL, panel_to_json(panel if panel is not None else resolve_panel(spec.panel)))
     if ATTR_TARGET not in attrs:
         study.set_user_attr(ATTR_TARGET, spec.n_trials)
+    if ATTR_VALIDATION_PANEL not in attrs and spec.validation.panel is not None:
+        study.set_user_attr(ATTR_VALIDATION_PANEL, panel_to_json(resolve_panel(spec.validation.panel)))
     if ATTR_VERSION not in attrs:
         study.set_user_attr(ATTR_VERSION, package_version())
     if not study.get_trials(deepcopy=False):
@@ -140,6 +161,8 @@ def create_study(spec: StudySpec, url: str) -> StudyHandle:
     """Create the study ``spec.name`` at ``url``; a name already there is an error (resume it),
     unless its launch died half-way: then creation is finished."""
     panel = resolve_panel(spec.panel)
+    if spec.validation.panel is not None:
+        resolve_panel(spec.validation.panel)  # a wrong held-out opponent fails before anything is stored
     space = build_space(spec)
     storage = open_storage(url)
     games = GameStore(storage.engine, spec.name)
@@ -166,7 +189,12 @@ def create_study(spec: StudySpec, url: str) -> StudyHandle:
     except Exception:
         storage.close()
         raise
-    return StudyHandle(spec, storage, study, space, panel, games, target)
+    return StudyHandle(spec, storage, study, space, panel, games, target, _held_out(study))
+
+
+def _held_out(study: optuna.Study) -> list[BotSpec] | None:
+    data = study.user_attrs.get(ATTR_VALIDATION_PANEL)
+    return None if data is None else panel_from_json(data)
 
 
 def open_study(name: str, url: str) -> StudyHandle:
@@ -200,4 +228,5 @@ def open_study(name: str, url: str) -> StudyHandle:
     except Exception:
         storage.close()
         raise
-    return StudyHandle(spec, storage, study, space, panel, GameStore(storage.engine, name), target)
+    return StudyHandle(spec, storage, study, space, panel, GameStore(storage.engine, name), target,
+                       _held_out(study))

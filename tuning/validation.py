@@ -36,6 +36,7 @@ class ValidationResult:
     diff: Estimate | None  # trial - defaults over the same held-out pairs (None for the defaults)
     params: dict
     training_score: float | None
+    held_out: Estimate | None = None  # mean over the held-out opponents, if the study has some
 
 
 def candidates(handle: StudyHandle, top_k: int) -> list[tuple[int, dict, float | None]]:
@@ -73,13 +74,14 @@ def validate_study(handle: StudyHandle, *, top_k: int | None = None, games: int 
     pending = deque()
     for number, _, _ in chosen:
         done = handle.games.pair_scores(number, PHASE)
-        pending.extend(plan_batches(trial=number, phase=PHASE, panel=handle.panel, seeds=seeds,
+        pending.extend(plan_batches(trial=number, phase=PHASE, panel=handle.validation_panel(), seeds=seeds,
                                     batch_pairs=handle.spec.batch_pairs, done=done))
     total = sum(b.games for b in pending)
     played = 0
     if progress:
         progress(played, total)
-    pool = pool if pool is not None else BatchPool(cluster_cpus() + 1)
+    pool = pool if pool is not None else BatchPool(cluster_cpus() + 1, bot=handle.bot,
+                                                   time_scale=handle.spec.timeout_scale)
     while pending or len(pool):
         while pending and not pool.full:
             batch = pending.popleft()
@@ -98,17 +100,28 @@ def validate_study(handle: StudyHandle, *, top_k: int | None = None, games: int 
 
 def _score(handle: StudyHandle, chosen, seeds: list[int], games: int) -> list[ValidationResult]:
     opponents = [b.name for b in handle.panel]
+    training = set(opponents)
+    held_out = [b.name for b in handle.held_out or [] if b.name not in training]
     wanted = set(seeds)
     scores = {number: {k: v for k, v in handle.games.pair_scores(number, PHASE).items() if k[1] in wanted}
               for number, _, _ in chosen}
     reference = scores[REFERENCE_TRIAL]
     results = []
-    for number, params, training in chosen:
-        estimate, per = summarize(scores[number], opponents)
-        diff = None if number == REFERENCE_TRIAL else paired_difference(scores[number], reference)
-        results.append(ValidationResult(number, estimate, per, diff, params, training))
+    for number, params, training_score in chosen:
+        mine = scores[number]
+        # "Best" is judged on the training panel's opponents (on held-out maps); the held-out
+        # opponents are measured beside it, never chosen on.
+        estimate, per = summarize(mine, opponents)
+        trained_pairs = {k: v for k, v in mine.items() if k[0] in training}
+        diff = None if number == REFERENCE_TRIAL else paired_difference(
+            trained_pairs, {k: v for k, v in reference.items() if k[0] in training})
+        extra, extra_per = summarize(mine, held_out) if held_out else (None, {})
+        per = {**per, **extra_per}
+        results.append(ValidationResult(number, estimate, per, diff, params, training_score, extra))
         handle.games.save_validation(
             trial=number, games=games, score=estimate.mean, low=estimate.low, high=estimate.high,
+            heldout_score=None if extra is None else extra.mean, heldout_low=None if extra is None else extra.low,
+            heldout_high=None if extra is None else extra.high,
             per_opponent={name: e.as_dict() for name, e in per.items()},
             diff=None if diff is None else diff.mean, diff_low=None if diff is None else diff.low,
             diff_high=None if diff is None else diff.high,

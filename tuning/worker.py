@@ -71,23 +71,30 @@ def audit(path: str | None, event: str, **fields) -> None:
 
 
 def play_batch(params: Mapping[str, float], opponent, seeds: Sequence[int], trial: int = -1,
-               phase: str = "train", audit_log: str | None = None, driver: str | None = None) -> BatchResult:
+               phase: str = "train", audit_log: str | None = None, driver: str | None = None,
+               bot=None, time_scale: float = 1.0) -> BatchResult:
     """Play each seed twice (sides swapped) between the study bot with ``params`` and
-    ``opponent`` (an ``ocean.bots.BotSpec``). ``audit_log``/``driver``: the audit log and the
-    host:pid of the driver that submitted the batch (tells a Ray retry from a replay)."""
+    ``opponent`` (an ``ocean.bots.BotSpec``). ``bot``: the study's bot (default: the in-process
+    tunable bot), which plays with ``params``; ``time_scale`` stretches CodinGame's time limits
+    for programs. ``audit_log``/``driver``: the audit log and the host:pid of the driver that
+    submitted the batch (tells a Ray retry from a replay)."""
     from ocean.bots import BotSpec
     from ocean.match import play_pairs
 
     global _warm
     key = {"trial": trial, "phase": phase, "opponent": opponent.name, "seeds": list(seeds), "driver": driver}
     audit(audit_log, "start", **key)
-    bot = BotSpec(f"trial-{trial}", STUDY_BOT, dict(params))
-    boards = _boards_for(seeds)
-    if not _warm:  # compile outside the timed part: ``seconds`` is game time only
+    if bot is None:
+        bot = BotSpec(f"trial-{trial}", STUDY_BOT, dict(params))
+    else:
+        bot = bot.with_params(dict(params), name=f"trial-{trial}")
+    programs = bot.is_program or opponent.is_program
+    boards = None if programs else _boards_for(seeds)
+    if not _warm and not programs:  # compile outside the timed part: ``seconds`` is game time only
         play_pairs(bot, opponent, seeds[:1], boards[:1])
         _warm = True
     start = time.perf_counter()
-    result = play_pairs(bot, opponent, seeds, boards)
+    result = play_pairs(bot, opponent, seeds, boards, time_scale=time_scale)
     seconds = time.perf_counter() - start
     rows = result.rows()
     audit(audit_log, "done", games=len(rows), **key)

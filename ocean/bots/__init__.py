@@ -1,7 +1,8 @@
-"""In-process bots: policies, their coefficients, and bots by name.
+"""Bots: policies, their coefficients, external programs, and bots by name.
 
 A bot is a ``BotSpec``: a policy (compiled kernel) plus, for the tunable policy, a full
-coefficient set. ``resolve_bot`` takes a policy name (``random``, ``chaser``,
+coefficient set; or an external program (policy ``program``: a ``ProgramSpec`` and the values
+of its parameters). Arenas, panels, studies and exports take either kind alike. ``resolve_bot`` takes a policy name (``random``, ``chaser``,
 ``tunable`` with the default coefficients), a frozen panel bot (``hunter-v1``, or
 ``hunter`` for its latest version), or ``params:FILE`` (the tunable policy with that
 file's coefficients). ``panel(name)`` lists a named panel's bots.
@@ -15,29 +16,45 @@ import numpy as np
 
 from ocean.bots import coefficients
 from ocean.bots._baselines import POLICIES
+from ocean.bots.external import ProgramSpec
 from ocean.bots.panel import latest_version, panel_bots, panel_members
 
-__all__ = ["BotSpec", "POLICIES", "BASELINE_BOTS", "bot_kind", "resolve_bot", "panel",
+__all__ = ["BotSpec", "ProgramSpec", "PROGRAM", "POLICIES", "BASELINE_BOTS", "bot_kind", "resolve_bot", "panel",
            "known_bot_names", "coefficients"]
 
 BASELINE_BOTS = ("random", "chaser")
+PROGRAM = "program"  # the policy of a bot that is an external program
 
 
 @dataclass(frozen=True)
 class BotSpec:
-    """A bot that compiled game loops can run: its policy and its coefficients."""
+    """A bot: an in-process policy with its coefficients, or an external program (``program``
+    set, policy ``PROGRAM``) with the values of its parameters in ``params``."""
 
     name: str
     policy: str
     params: dict = field(default_factory=coefficients.defaults)
+    program: ProgramSpec | None = None
+
+    @property
+    def is_program(self) -> bool:
+        return self.program is not None
 
     @property
     def kind(self) -> int:
+        if self.program is not None:
+            raise ValueError(f"bot {self.name!r} is an external program, not a compiled policy")
         return POLICIES[self.policy]
 
     def vector(self) -> np.ndarray:
         """Coefficients in registry order, as the kernels read them."""
+        if self.program is not None:
+            raise ValueError(f"bot {self.name!r} is an external program: it has no coefficient vector")
         return coefficients.vector(self.params)
+
+    def with_params(self, params: dict, name: str | None = None) -> BotSpec:
+        """The same bot with other parameter values (a trial of a study)."""
+        return BotSpec(name or self.name, self.policy, dict(params), self.program)
 
 
 def known_bot_names() -> list[str]:
@@ -58,6 +75,8 @@ def resolve_bot(name: str) -> BotSpec:
     if full is None:
         raise ValueError(f"unknown bot {name!r}; choose one of: {', '.join(known_bot_names())}, or params:FILE")
     bot = bots[full]
+    if bot["policy"] == PROGRAM:
+        return BotSpec(full, PROGRAM, {}, bot["program"])
     return BotSpec(full, bot["policy"], dict(bot["params"]) if bot["params"] else coefficients.defaults())
 
 

@@ -1,0 +1,167 @@
+"""A bot that is an external program: how to start it and how its parameters reach it.
+
+A program is described by a command template, an optional working directory, environment
+templates and an optional parameters file. Templates hold ``{name}`` placeholders (``{{`` and
+``}}`` for literal braces): a parameter's value, ``{game_seed}`` (the game's seed, so an author
+can make a program deterministic) and ``{params_file}`` (the path of the file the lab writes per
+game). The command is split like a shell would split it *before* values are put in, so a value
+can never add or split arguments, and it runs without a shell.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import string
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping
+
+__all__ = ["ProgramSpec", "GAME_SEED", "PARAMS_FILE", "PARAMS_FILE_FORMATS", "format_value", "render_params_file"]
+
+GAME_SEED = "game_seed"
+PARAMS_FILE = "params_file"
+RESERVED = (GAME_SEED, PARAMS_FILE)
+PARAMS_FILE_FORMATS = ("toml", "json")
+_ENV_NAME_CHARS = set(string.ascii_letters + string.digits + "_")
+
+
+def format_value(value: float | int) -> str:
+    """A parameter value as a program reads it: integers without a decimal point, floats in
+    the shortest form that reads back exactly."""
+    if isinstance(value, bool):
+        raise TypeError("a parameter value is a number, not a bool")
+    return str(value) if isinstance(value, int) else repr(float(value))
+
+
+def _fields(template: str, where: str) -> list[str]:
+    """The placeholder names of ``template``; ValueError (one line) for a malformed one."""
+    try:
+        parsed = list(string.Formatter().parse(template))
+    except ValueError as exc:
+        raise ValueError(f"{where}: {exc} in {template!r} (write {{{{ and }}}} for literal braces)") from None
+    names = []
+    for _, name, spec, conversion in parsed:
+        if name is None:
+            continue
+        if not name.isidentifier() or spec or conversion:
+            raise ValueError(f"{where}: placeholder {{{name}{'!' + conversion if conversion else ''}"
+                             f"{':' + spec if spec else ''}}} in {template!r} must be a plain parameter name, "
+                             "e.g. {aggression}")
+        names.append(name)
+    return names
+
+
+def render_params_file(params: Mapping[str, float], fmt: str) -> str:
+    """The parameters file a program reads: ``name = value`` lines (TOML) or a JSON object."""
+    if fmt == "json":
+        return json.dumps({k: v for k, v in params.items()}, sort_keys=False) + "\n"
+    return "".join(f"{k} = {format_value(v)}\n" for k, v in params.items())
+
+
+@dataclass(frozen=True)
+class ProgramSpec:
+    """How to run one external bot program (see the module doc)."""
+
+    command: str
+    cwd: str | None = None
+    env: tuple[tuple[str, str], ...] = ()
+    params_file: str | None = None  # one of PARAMS_FILE_FORMATS, or None
+    fingerprint: str | None = None  # for a frozen panel program: its behaviour hash
+
+    def __post_init__(self) -> None:
+        self.check()
+
+    def check(self) -> None:
+        """ValueError (one line) for a command or environment the lab cannot run."""
+        try:
+            argv = shlex.split(self.command)
+        except ValueError as exc:
+            raise ValueError(f"command {self.command!r} cannot be split like a shell would ({exc})") from None
+        if not argv:
+            raise ValueError("command is empty; give the program and its arguments, e.g. \"./mybot --fast\"")
+        for arg in argv:
+            _fields(arg, "command")
+        for name, value in self.env:
+            if not name or set(name) - _ENV_NAME_CHARS or name[0].isdigit():
+                raise ValueError(f"env: {name!r} is not an environment variable name (letters, digits, _)")
+            _fields(value, f"env.{name}")
+        if self.params_file is not None and self.params_file not in PARAMS_FILE_FORMATS:
+            raise ValueError(f"params_file = {self.params_file!r}; choose one of: {', '.join(PARAMS_FILE_FORMATS)}")
+        if PARAMS_FILE in self.placeholders() and self.params_file is None:
+            raise ValueError("the command or env uses {params_file} but params_file is not set; "
+                             "add params_file = \"toml\" (or \"json\")")
+
+    def placeholders(self) -> set[str]:
+        """Every name used in ``{...}`` in the command and the environment."""
+        names = set()
+        for arg in shlex.split(self.command):
+            names.update(_fields(arg, "command"))
+        for name, value in self.env:
+            names.update(_fields(value, f"env.{name}"))
+        return names
+
+    def parameter_names(self) -> set[str]:
+        """Placeholders that are parameters (not ``game_seed`` nor ``params_file``)."""
+        return self.placeholders() - set(RESERVED)
+
+    def reads_all(self) -> bool:
+        """Whether every parameter reaches the program whatever its name (a parameters file)."""
+        return self.params_file is not None
+
+    def render(self, params: Mapping[str, float], game_seed: int, params_path: str | None = None
+               ) -> tuple[list[str], dict[str, str]]:
+        """(argv, extra environment) for one game. ``params_path``: where the parameters file
+        was written (needed when ``params_file`` is set)."""
+        values = {k: format_value(v) for k, v in params.items()}
+        values[GAME_SEED] = str(int(game_seed))
+        if params_path is not None:
+            values[PARAMS_FILE] = params_path
+        missing = self.placeholders() - set(values)
+        if missing:
+            raise ValueError(f"no value for placeholder(s) {', '.join(sorted(missing))} of {self.command!r}")
+        argv = [arg.format_map(values) for arg in shlex.split(self.command)]
+        env = {name: value.format_map(values) for name, value in self.env}
+        return argv, env
+
+    def display(self, params: Mapping[str, float] | None = None) -> str:
+        """The command line as a person would type it, with ``params`` in place (``{game_seed}``
+        and ``{params_file}`` stay as placeholders)."""
+        values = _Keep({k: format_value(v) for k, v in (params or {}).items()})
+        return " ".join(_quote(arg.format_map(values)) for arg in shlex.split(self.command))
+
+    def as_json(self) -> dict:
+        return {"command": self.command, "cwd": self.cwd, "env": dict(self.env), "params_file": self.params_file,
+                "fingerprint": self.fingerprint}
+
+    @classmethod
+    def from_json(cls, data: Mapping) -> ProgramSpec:
+        return cls(command=data["command"], cwd=data.get("cwd"), env=tuple((data.get("env") or {}).items()),
+                   params_file=data.get("params_file"), fingerprint=data.get("fingerprint"))
+
+    def resolved_cwd(self) -> str | None:
+        return None if self.cwd is None else os.path.abspath(self.cwd)
+
+
+_PLAIN = re.compile(r"[\w@%+=:,./{}-]+")
+
+
+def _quote(arg: str) -> str:
+    """Quote an argument for a shell only where needed (placeholders' braces are fine)."""
+    return arg if _PLAIN.fullmatch(arg) else shlex.quote(arg)
+
+
+class _Keep(dict):
+    """Leaves a placeholder without a value as it was."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def absolute_cwd(cwd: str | None, base: str | Path) -> str:
+    """``cwd`` made absolute against ``base`` (``base`` itself when ``cwd`` is None)."""
+    base = Path(base)
+    path = base if cwd is None else (Path(cwd).expanduser() if Path(cwd).expanduser().is_absolute()
+                                     else base / cwd)
+    return str(path.resolve())

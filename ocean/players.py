@@ -1,0 +1,126 @@
+"""Players of a refereed game: an external program behind pipes, or an in-process bot behind
+the text door in the referee's own process (no second process, no ``ocean bot`` start-up).
+
+Both answer the referee the same way: ``send`` the input lines, ``read_line`` the answer within
+a deadline, ``close``. An in-process bot answers at once and is never timed out: its lines are
+the ones it plays in compiled games.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from collections import deque
+
+from ocean._process import BotClosed, BotProcess
+from ocean.bots import BotSpec
+from ocean.bots.external import render_params_file
+from ocean.program import TextBot
+
+__all__ = ["InProcessPlayer", "open_player", "stderr_tail"]
+
+
+class InProcessPlayer:
+    """An in-process bot speaking the text protocol, as a referee sees a program."""
+
+    timed = False  # compiled answers: the referee does not time them
+
+    def __init__(self, spec: BotSpec, game_seed: int) -> None:
+        self.bot = TextBot(spec, game_seed)
+        self.command = spec.name
+        self._lines: deque[str] = deque()
+        self._started = False
+        self._answers: deque[str] = deque()
+
+    def send(self, lines: list[str]) -> None:
+        self._lines.extend(lines)
+
+    def read_line(self, timeout_ms: int) -> str:
+        if not self._answers:
+            self._answer()
+        if not self._answers:
+            raise BotClosed("the in-process bot was given no complete input")
+        return self._answers.popleft()
+
+    def _answer(self) -> None:
+        if not self._started:
+            if not self._lines:
+                return
+            height = int(self._lines[0].split()[1])
+            if len(self._lines) < 1 + height:
+                return
+            init = [self._lines.popleft() for _ in range(1 + height)]
+            self._answers.append(self.bot.start(init))
+            self._started = True
+        elif len(self._lines) >= 3:
+            self._answers.append(self.bot.turn([self._lines.popleft() for _ in range(3)]))
+
+    def close(self) -> None:
+        self._lines.clear()
+
+    def stderr_tail(self) -> str:
+        return ""
+
+
+class _ProgramPlayer(BotProcess):
+    """A program started for one game, with its parameters file and stderr log in a scratch
+    folder removed at close."""
+
+    timed = True
+
+    def __init__(self, spec: BotSpec, game_seed: int) -> None:
+        program = spec.program
+        self._scratch = tempfile.mkdtemp(prefix="ocean-game-")
+        params_path = None
+        if program.params_file is not None:
+            params_path = os.path.join(self._scratch, f"params.{program.params_file}")
+            with open(params_path, "w") as fh:
+                fh.write(render_params_file(spec.params, program.params_file))
+        argv, env = program.render(spec.params, game_seed, params_path)
+        self._stderr = os.path.join(self._scratch, "stderr.log")
+        try:
+            super().__init__(argv, cwd=program.cwd, env={**os.environ, **env} if env else None,
+                             stderr_path=self._stderr)
+        except Exception:
+            _remove(self._scratch)
+            raise
+
+    def stderr_tail(self) -> str:
+        return stderr_tail(self._stderr)
+
+    def close(self) -> None:
+        super().close()
+        _remove(self._scratch)
+
+
+def _remove(folder: str) -> None:
+    for name in os.listdir(folder) if os.path.isdir(folder) else ():
+        try:
+            os.unlink(os.path.join(folder, name))
+        except OSError:
+            pass
+    try:
+        os.rmdir(folder)
+    except OSError:
+        pass
+
+
+def stderr_tail(path: str, limit: int = 4096) -> str:
+    """The last non-empty line a program wrote to its stderr log ("" if none)."""
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            size = fh.tell()
+            fh.seek(max(0, size - limit))
+            data = fh.read().decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+    lines = [line.strip() for line in data.splitlines() if line.strip()]
+    return lines[-1][:300] if lines else ""
+
+
+def open_player(spec: BotSpec, game_seed: int):
+    """A player for ``spec`` in one game: an ``InProcessPlayer`` or a started program.
+    Raises FileNotFoundError/PermissionError (one line) for a program that cannot start."""
+    if spec.is_program:
+        return _ProgramPlayer(spec, game_seed)
+    return InProcessPlayer(spec, game_seed)

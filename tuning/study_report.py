@@ -263,9 +263,15 @@ def _best_rows(data: ReportData) -> list[dict]:
             for p in complete]
 
 
+def _all_opponents(status: dict) -> list[str]:
+    """The training panel, then the held-out opponents (validated only)."""
+    panel = list(status["panel"])
+    return panel + [o for o in status.get("held_out_panel") or [] if o not in panel]
+
+
 def _opponents(plt, data: ReportData):
     rows = _best_rows(data)
-    opponents = data.status["panel"]
+    opponents = _all_opponents(data.status)
     fig, ax = plt.subplots(figsize=(9, 3.2))
     width = 0.8 / max(1, len(rows))
     for i, row in enumerate(rows):
@@ -360,7 +366,11 @@ def _page(data: ReportData, images: dict[str, str]) -> str:
             ("games", f"{played:,} training, {s['games']['validate']:,} validation"),
             ("games saved by pruning", f"{saved:,} ({100.0 * saved / max(1, played + saved):.0f}% of the training "
                                        f"budget; {len(pruned)} trials pruned)"),
-            ("tuned coefficients", ", ".join(data.tuned))]
+            ("tuned coefficients" if not s.get("program") else "tuned parameters", ", ".join(data.tuned))]
+    if s.get("program"):
+        head.insert(1, ("tunes the program", s["program"]))
+    if s.get("held_out_panel"):
+        head.insert(3, ("held-out opponents (validation only)", ", ".join(s["held_out_panel"])))
     trained = max((p for p in data.trials if p.state == "complete"), key=lambda p: (p.score, -p.number),
                   default=None)
     if trained is not None:
@@ -371,6 +381,9 @@ def _page(data: ReportData, images: dict[str, str]) -> str:
     else:
         label = "validated on held-out maps" if best["validated"] else "training score, not validated"
         head.append(("best", f"trial {best['trial']}: {_interval(best['score'], best['low'], best['high'])} ({label})"))
+        if best.get("held_out_score") is not None:
+            head.append(("best against held-out opponents", _interval(best["held_out_score"], best["held_out_low"],
+                                                                      best["held_out_high"])))
         if best.get("diff_vs_defaults") is not None:
             head.append(("best vs defaults", f"{best['diff_vs_defaults']:+.3f} [{best['diff_low']:+.3f}, "
                                              f"{best['diff_high']:+.3f}] (paired, same held-out maps)"))
@@ -389,11 +402,23 @@ def _page(data: ReportData, images: dict[str, str]) -> str:
         return f'<img src="data:image/png;base64,{images[name]}" alt="{esc(alt)}">'
 
     rows = _best_rows(data)
-    opponents = s["panel"]
-    table = "<tr><th>trial</th><th>score</th>" + "".join(f"<th>{esc(o)}</th>" for o in opponents) + "</tr>"
+    opponents = _all_opponents(s)
+    held = set(opponents) - set(s["panel"])
+    table = "<tr><th>trial</th><th>score</th>" + "".join(
+        f"<th>{esc(o)}{' (held out)' if o in held else ''}</th>" for o in opponents) + "</tr>"
     for r in rows:
         cells = "".join(f"<td>{_fmt((r['per_opponent'].get(o) or {}).get('mean'))}</td>" for o in opponents)
         table += f"<tr><td>{r['trial']} ({esc(r['label'])})</td><td>{_fmt(r['score'])}</td>{cells}</tr>"
+    dq = {o: d for o, d in (s.get("disqualifications") or {}).items() if d["bot"] or d["opponent"]}
+    disqualified = ""
+    if dq:
+        disqualified = ("<h2>Disqualifications</h2><table id=\"disqualifications\"><tr><th>opponent</th><th>games</th>"
+                        "<th>study bot disqualified</th><th>opponent disqualified</th><th>first reason</th></tr>")
+        for o, d in dq.items():
+            first = d["first_bot_error"] or d["first_opponent_error"] or ""
+            disqualified += (f"<tr><td>{esc(o)}</td><td>{d['games']}</td><td>{d['bot']}</td><td>{d['opponent']}</td>"
+                             f"<td>{esc(first)}</td></tr>")
+        disqualified += "</table>"
     importance = img("importances", "parameter importances") + img("slices", "slice plots") \
         if data.importances else f"<p class=note>{esc(data.importance_note)}</p>"
     return f"""<!DOCTYPE html>
@@ -412,6 +437,7 @@ mean over the panel; intervals are 95% over pairs of games (each map played with
 <h2>Optimization history</h2>{img("history", "optimization history")}
 <h2>Which coefficients matter</h2>{importance}
 <h2>Best trials against each opponent</h2><table id="opponents">{table}</table>{img("opponents", "per-opponent scores")}
+{disqualified}
 <h2>The bot's games over the study</h2>{img("games", "per-game statistics")}
 <h2>Pruning and speed</h2>{img("throughput", "games per second and games saved")}
 </body></html>

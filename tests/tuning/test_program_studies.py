@@ -123,6 +123,9 @@ def test_python_program_tuned_on_sqlite_a_breaking_parameter_fails_its_trial_onl
     assert "exit code 3" in dq["random"]["first_bot_error"]
     shown = _tune(tmp_path, "status", "pyknob").stdout
     assert "disqualified vs random: study bot" in shown and "tunes the program:" in shown
+    _tune(tmp_path, "report", "pyknob", "--out", "report.html")
+    page = (tmp_path / "report.html").read_text()
+    assert 'id="disqualifications"' in page and "exit code 3" in page and "tunes the program" in page
 
 
 def test_c_program_with_a_mixed_panel_and_held_out_opponents_on_postgres(tmp_path, ray_cluster, pg_url, programs,
@@ -162,6 +165,10 @@ def test_c_program_with_a_mixed_panel_and_held_out_opponents_on_postgres(tmp_pat
     engine.dispose()
     assert opponents == {"random", "javaknob-v1", "mine"}
     assert validated_against == opponents | {"chaser", "pyknob-v1"}
+
+    _tune(tmp_path, "report", "cknob", "--out", "report.html", storage=pg_url)
+    page = (tmp_path / "report.html").read_text()
+    assert "pyknob-v1 (held out)" in page and "best against held-out opponents" in page
 
     # every export format, read back
     exports = {fmt: _tune(tmp_path, "export", "cknob", "--format", fmt, storage=pg_url).stdout

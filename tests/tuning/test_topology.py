@@ -1,6 +1,7 @@
 """The docker-compose topology without Docker: a Ray head and a worker node started with
 ``ray start`` (token authentication on), a driver joining them with ``--ray-address``, and the
 study stored in a real PostgreSQL database."""
+import contextlib
 import json
 import os
 import signal
@@ -12,7 +13,12 @@ import uuid
 
 import pytest
 
+import textwrap
+
+from tests.programs.build import HERE
 from tests.tuning.test_cli import TINY
+
+KNOB = HERE / "knob.py"
 
 
 RAY = os.path.join(os.path.dirname(sys.executable), "ray")  # the venv's own ray command
@@ -42,9 +48,10 @@ def _stop(proc):
         pass
 
 
-@pytest.fixture
-def ray_nodes(tmp_path):
-    """A head and a worker node (1 CPU each) on loopback; yields (address, env)."""
+@contextlib.contextmanager
+def two_nodes(worker_env: dict | None = None):
+    """A head and a worker node (1 CPU each) on loopback; yields (address, env). ``worker_env``:
+    extra environment of the worker node only (its Ray workers inherit it)."""
     port = _free_port()
     env = {**os.environ, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": uuid.uuid4().hex * 2,
            "RAY_USAGE_STATS_ENABLED": "0"}
@@ -59,7 +66,7 @@ def ray_nodes(tmp_path):
         while time.monotonic() < deadline:
             status = subprocess.run([RAY, "status", f"--address={address}"], env=env, capture_output=True, text=True)
             if status.returncode == 0 and len(nodes) == 1:
-                nodes.append(_start([f"--address={address}"], env))
+                nodes.append(_start([f"--address={address}"], {**env, **(worker_env or {})}))
             if "/2.0 CPU" in status.stdout:
                 joined = True
                 break
@@ -70,6 +77,12 @@ def ray_nodes(tmp_path):
         for proc in reversed(nodes):
             _stop(proc)
         subprocess.run(["rm", "-rf", temp])
+
+
+@pytest.fixture
+def ray_nodes():
+    with two_nodes() as nodes:
+        yield nodes
 
 
 def test_a_driver_on_a_started_cluster_runs_a_study_into_postgres(ray_nodes, pg_url, tmp_path):
@@ -94,3 +107,39 @@ def test_a_driver_on_a_started_cluster_runs_a_study_into_postgres(ray_nodes, pg_
         games = conn.execute(sa.select(sa.func.count()).select_from(GameRecord)).scalar()
     engine.dispose()
     assert games == 24
+
+
+def test_a_program_study_checks_every_node_and_names_the_one_missing_a_dependency(tmp_path):
+    # The program runs everywhere but on the worker node, where a library it needs is missing
+    # (simulated: the node's environment says so, and the wrapper exits as a loader would).
+    wrapper = tmp_path / "mybot"
+    wrapper.write_text("#!/bin/sh\n"
+                       "if [ -n \"$OCEAN_TEST_NO_LIB\" ]; then echo 'libknob.so: cannot open shared object file' >&2; "
+                       "exit 127; fi\n"
+                       f"exec {sys.executable} {KNOB} \"$@\"\n")
+    wrapper.chmod(0o755)
+    (tmp_path / "s.toml").write_text(textwrap.dedent("""
+        name = "nodes"
+        n_trials = 2
+        panel = ["random"]
+        seed_bank = { start = 1, count = 2 }
+        timeout_scale = 20
+        [bot]
+        command = "./mybot --skill {skill} --seed {game_seed}"
+        [search]
+        skill = { low = 0.9, high = 1.0 }
+    """))
+    tune = [sys.executable, "-m", "tuning"]
+    storage = f"sqlite:///{tmp_path}/s.db"
+    with two_nodes({"OCEAN_TEST_NO_LIB": "1"}) as (address, env):
+        refused = subprocess.run([*tune, "launch", "s.toml", "--storage", storage, "--ray-address", address],
+                                 cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert refused.returncode == 2, refused.stderr[-2000:]
+    lines = refused.stderr.strip().splitlines()
+    assert len(lines) == 1 and "(Ray node " in lines[0] and "libknob.so: cannot open" in lines[0], lines
+    assert "exit code 127" in lines[0] and "did not answer its first line" in lines[0]
+    with two_nodes() as (address, env):  # both nodes sound: the study runs on both
+        launched = subprocess.run([*tune, "launch", "s.toml", "--storage", storage, "--ray-address", address],
+                                  cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert launched.returncode == 0, launched.stderr[-3000:]
+    assert "2 Ray CPUs" in launched.stderr

@@ -146,6 +146,8 @@ class BotProcess:
         # a descendant still holding our stdout pipe (e.g. a helper left
         # running) would turn an exit into a timeout instead of BotClosed.
         self._pidfd = _open_pidfd(self._pid)
+        self._poller = None
+        self._watching_in = False
         self._exited = False
         self._returncode: int | None = None
 
@@ -232,12 +234,21 @@ class BotProcess:
 
     def _poll(self, timeout_ms: int) -> set[int]:
         """File descriptors (stdout, stdin, pidfd) that are ready."""
-        poller = select.poll()
-        poller.register(self._out_fd, select.POLLIN)
-        if self._pending and not self._stdin_broken:
-            poller.register(self._in_fd, select.POLLOUT)
-        if self._pidfd is not None:
-            poller.register(self._pidfd, select.POLLIN)
+        # One poller for the process's life (registering three descriptors on every read costs
+        # more than a turn's parsing); stdin is watched only while input waits to be written.
+        poller = self._poller
+        if poller is None:
+            poller = self._poller = select.poll()
+            poller.register(self._out_fd, select.POLLIN)
+            if self._pidfd is not None:
+                poller.register(self._pidfd, select.POLLIN)
+        want_in = bool(self._pending) and not self._stdin_broken
+        if want_in != self._watching_in:
+            if want_in:
+                poller.register(self._in_fd, select.POLLOUT)
+            else:
+                poller.unregister(self._in_fd)
+            self._watching_in = want_in
         # Any event counts: POLLERR/POLLHUP on stdin means the bot closed it,
         # which the next write turns into _stdin_broken; POLLHUP on stdout
         # means EOF, which the next read notices.

@@ -190,3 +190,129 @@ def run_bots_bench(*, games: int = 200, progress: bool = True) -> dict:
     figures["tunable_vs_panel_games_per_s_overall"] = round(total_games / total_time, 1)
     figures["bot_program_startup_s"] = _program_startup()
     return figures
+
+
+class _Scripted:
+    """A player that answers from a list at once: the referee's own cost, without a program."""
+
+    timed = True
+
+    def __init__(self, lines: list[str]) -> None:
+        self._lines = iter(lines)
+
+    def send(self, lines: list[str]) -> None:
+        pass
+
+    def read_line(self, timeout_ms: int) -> str:
+        return next(self._lines)
+
+    def close(self) -> None:
+        pass
+
+
+def _referee_turn_us(seeds, repeats: int = 3) -> tuple[float, int]:
+    """(µs per turn, turns) of the referee replaying recorded answers: rules, input lines and
+    parsing, no pipes."""
+    from ocean.bots import resolve_bot
+    from ocean.players import InProcessPlayer
+    from ocean.referee import referee_players
+
+    scripts = []
+    for seed in seeds:
+        bots = [InProcessPlayer(resolve_bot(n), int(seed)) for n in ("tunable", "chaser")]
+        played = referee_players(int(seed), bots, keep_outputs=True)
+        scripts.append((int(seed), played.outputs, played.game.turns))
+    best = float("inf")
+    turns = sum(t for _, _, t in scripts)
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for seed, outputs, _ in scripts:
+            referee_players(seed, [_Scripted(outputs[0]), _Scripted(outputs[1])])
+        best = min(best, time.perf_counter() - start)
+    return 1e6 * best / turns, turns
+
+
+def _pipe_roundtrip_us(lines: int = 2000) -> float:
+    """µs per turn to send a turn's three input lines to a program and read one line back,
+    against ``cat`` (which answers as soon as it reads): the pipes' share of a turn."""
+    from ocean._process import BotProcess
+
+    with BotProcess(["cat"]) as proc:
+        message = ["7 3 6 5 0 4 6 3", "NA", "MOVE N TORPEDO|TORPEDO 3 4"]
+        for _ in range(50):  # warm up
+            proc.send(message)
+            for _ in range(3):
+                proc.read_line(1000)
+        start = time.perf_counter()
+        for _ in range(lines):
+            proc.send(message)
+            proc.read_line(1000)
+            proc.read_line(1000)
+            proc.read_line(1000)
+        return 1e6 * (time.perf_counter() - start) / lines
+
+
+def _pipe_floor_us(lines: int = 2000) -> float:
+    """The same exchange with bare ``os.write``/``os.read`` (no deadlines, no line buffer): what
+    the operating system costs on this machine right now, the baseline of ``_pipe_roundtrip_us``."""
+    import subprocess as sp
+
+    proc = sp.Popen(["cat"], stdin=sp.PIPE, stdout=sp.PIPE, bufsize=0)
+    try:
+        message = b"7 3 6 5 0 4 6 3\nNA\nMOVE N TORPEDO|TORPEDO 3 4\n"
+        fd_in, fd_out = proc.stdin.fileno(), proc.stdout.fileno()
+
+        def exchange() -> None:
+            os.write(fd_in, message)
+            got = 0
+            while got < len(message):
+                got += len(os.read(fd_out, 65536))
+
+        for _ in range(50):
+            exchange()
+        start = time.perf_counter()
+        for _ in range(lines):
+            exchange()
+        return 1e6 * (time.perf_counter() - start) / lines
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def run_programs_bench(command: str, *, games: int = 40, progress: bool = True) -> dict:
+    """Figures of games with an external program on one core: the referee's own cost per turn
+    around a program that answers at once (recorded answers replayed, plus the pipe round trip
+    of a turn measured against ``cat``), then games per second of in-process tunable vs the
+    program (one process per game) and of the program against itself (two processes), and the
+    program's share of those games' wall time."""
+    from ocean.bots import BotSpec, ProgramSpec, resolve_bot
+    from ocean.match import play_pairs
+
+    program = BotSpec("program", "program", {}, ProgramSpec(command))
+    seeds = np.arange(1, max(1, games // 2) + 1, dtype=np.int64)
+    figures: dict = {"program": command, "games": 2 * len(seeds)}
+    play_pairs(resolve_bot("tunable"), resolve_bot("chaser"), [1])  # compile / load first
+    referee_us, turns = _referee_turn_us(seeds[: min(10, len(seeds))])
+    # interleaved, best of 3 each: the machine's load moves both the same way
+    floors, pipes = [], []
+    for _ in range(3):
+        floors.append(_pipe_floor_us())
+        pipes.append(_pipe_roundtrip_us())
+    pipe_us, floor_us = min(pipes), min(floors)
+    figures["referee_turn_us"] = round(referee_us, 1)
+    figures["pipe_roundtrip_us"] = round(pipe_us, 1)
+    figures["pipe_floor_us"] = round(floor_us, 1)  # bare os.write/os.read against cat, same run
+    figures["pipe_roundtrip_vs_floor"] = round(pipe_us / floor_us, 2)
+    figures["referee_cost_per_turn_us"] = round(referee_us + pipe_us, 1)
+    figures["referee_turns_timed"] = turns
+    for label, (a, b) in (("in_process_vs_program", (resolve_bot("tunable"), program)),
+                          ("program_vs_program", (program, program))):
+        play_pairs(a, b, seeds[:1], time_scale=10)  # the program's own first start (disk cache)
+        start = time.perf_counter()
+        result = play_pairs(a, b, seeds, time_scale=10)
+        elapsed = time.perf_counter() - start
+        disqualified = sum(1 for e in result.errors if e != (None, None))
+        figures[label] = {"games_per_s": round(len(result) / elapsed, 2),
+                          "ms_per_turn": round(1000 * elapsed / max(1, result.player_turns), 3),
+                          "player_turns": result.player_turns, "disqualified_games": disqualified}
+    return figures

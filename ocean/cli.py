@@ -378,21 +378,29 @@ def warmup() -> None:
 @app.command()
 def bench(
     as_json: bool = typer.Option(False, "--json", help="Print the figures as one JSON object on the last line."),
-    games: Optional[int] = typer.Option(None, "--games", help="Games to play (default: 20000; 400 per matchup with --tracking)."),
+    games: Optional[int] = typer.Option(None, "--games", help="Games to play (default: 20000; 400 per matchup with --tracking; 200 with --bots; 40 with --program)."),
     skip_startup: bool = typer.Option(False, "--skip-startup", help="Do not measure cold compile and warm start."),
     tracking: bool = typer.Option(False, "--tracking", help="Measure the opponent trackers instead of the engine."),
     bots: bool = typer.Option(False, "--bots", help="Measure the bots: decision time per panel bot, tunable-vs-panel games per second, `ocean bot` start-up."),
+    program: Optional[str] = typer.Option(None, "--program", help="Measure games with this external program (command; {game_seed} allowed): the referee's own cost per turn, games per second in-process vs program and program vs program."),
 ) -> None:
     """Measure the engine: player-turns and games per second on one core with random
     legal bots, map generation rate, cold compile time and warm start time. With
     --tracking: candidate cells after 10/20/40 turns and tracker update cost. With --bots:
     decision time per bot and tunable-vs-panel games per second."""
-    if tracking and bots:
-        _fail("choose one of --tracking and --bots")
-    games = games if games is not None else (400 if tracking else 200 if bots else 20000)
+    if sum((tracking, bots, program is not None)) > 1:
+        _fail("choose one of --tracking, --bots and --program")
+    games = games if games is not None else (400 if tracking else 200 if bots else 40 if program else 20000)
     if games < 10:
         _fail(f"--games must be at least 10, got {games}")
-    if bots:
+    if program is not None:
+        from ocean.bench import run_programs_bench
+
+        try:
+            figures = run_programs_bench(program, games=games, progress=not as_json)
+        except (ValueError, OSError) as exc:
+            _fail(str(exc))
+    elif bots:
         from ocean.bench import run_bots_bench
 
         figures = run_bots_bench(games=games, progress=not as_json)

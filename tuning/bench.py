@@ -34,11 +34,11 @@ def _batches(opponent, pairs: int, batch_pairs: int) -> list[Batch]:
     return [Batch(-1, "bench", opponent, tuple(seeds[i:i + batch_pairs])) for i in range(0, pairs, batch_pairs)]
 
 
-def _direct(params, batches) -> tuple[float, float]:
+def _direct(params, batches, bot=None) -> tuple[float, float]:
     """(wall seconds, games) playing the batches in this process."""
-    play_batch(params, batches[0].opponent, batches[0].seeds[:1])  # compile / load the cache
+    play_batch(params, batches[0].opponent, batches[0].seeds[:1], bot=bot)  # compile / load the cache
     start = time.perf_counter()
-    games = sum(len(play_batch(params, b.opponent, b.seeds).rows) for b in batches)
+    games = sum(len(play_batch(params, b.opponent, b.seeds, bot=bot).rows) for b in batches)
     return time.perf_counter() - start, games
 
 
@@ -58,13 +58,13 @@ def _warm_workers(pool: BatchPool, params, batches, workers: int) -> None:
             return
 
 
-def _on_ray(params, batches, workers: int) -> dict:
+def _on_ray(params, batches, workers: int, bot=None) -> dict:
     """Play the batches on a fresh local Ray with ``workers`` CPUs."""
     if ray.is_initialized():
         ray.shutdown()
     ray.init(num_cpus=workers, include_dashboard=False, logging_level=logging.WARNING, log_to_driver=False)
     try:
-        pool = BatchPool(workers + 1)
+        pool = BatchPool(workers + 1, bot=bot)
         _warm_workers(pool, params, batches, workers)
         start = time.perf_counter()
         pending = list(batches)
@@ -119,14 +119,16 @@ def _storage_per_trial(storage: str | None, trials: int, opponent: str, log) -> 
 
 
 def run_bench(*, pairs: int, batch_pairs: int, opponent: str, trials: int, storage: str | None,
-              log: Callable[[str], None], repeats: int = 2) -> dict:
-    """Run the three measurements; returns the figures by name."""
-    from ocean.bots import coefficients, resolve_bot
+              log: Callable[[str], None], repeats: int = 2, program: str | None = None) -> dict:
+    """Run the three measurements; returns the figures by name. With ``program`` (a command),
+    the study's bot is that external program: every game is a process game."""
+    from ocean.bots import PROGRAM, BotSpec, ProgramSpec, coefficients, resolve_bot
 
     opp = resolve_bot(opponent)
-    params = coefficients.defaults()
+    bot = None if program is None else BotSpec("program", PROGRAM, {}, ProgramSpec(program))
+    params = coefficients.defaults() if bot is None else {}
     batches = _batches(opp, pairs, batch_pairs)
-    wall, games = _direct(params, batches)
+    wall, games = _direct(params, batches, bot)
     direct_rate = games / wall
     log(f"engine alone: {games} games in {wall:.2f} s ({direct_rate:.1f} games/s, "
         f"{1000 * wall / games:.3f} ms per game)")
@@ -134,11 +136,12 @@ def run_bench(*, pairs: int, batch_pairs: int, opponent: str, trials: int, stora
     runs = {1: [], 2: []}
     for _ in range(repeats):
         for workers in (1, 2):
-            runs[workers].append(_on_ray(params, batches, workers))
+            runs[workers].append(_on_ray(params, batches, workers, bot))
             log(f"Ray, {workers} worker(s): {runs[workers][-1]['games']} games in {runs[workers][-1]['wall']:.2f} s")
     one, two = (min(runs[w], key=lambda r: r["wall"]) for w in (1, 2))
     figures = {
         "games": games, "batch_pairs": batch_pairs, "opponent": opponent, "cpus": os.cpu_count(),
+        **({"program": program} if program is not None else {}),
         "ms_per_game": round(1000 * wall / games, 4),
         "direct_games_per_s": round(direct_rate, 1),
         "ray_1_worker_games_per_s": round(one["games"] / one["wall"], 1),
@@ -149,6 +152,6 @@ def run_bench(*, pairs: int, batch_pairs: int, opponent: str, trials: int, stora
         "ray_1_worker_vs_direct": round(one["wall"] / wall - 1, 4),
         "runs_wall_seconds": {str(w): [round(r["wall"], 3) for r in runs[w]] for w in runs},
     }
-    if trials > 0:
+    if trials > 0 and program is None:
         figures.update(_storage_per_trial(storage, trials, opponent, log))
     return figures

@@ -427,15 +427,21 @@ def bench(
     trials: int = typer.Option(4, "--trials", help="Trials of the storage measurement."),
     storage: Optional[str] = typer.Option(None, "--storage", help="Database for the storage measurement "
                                                                  "(default: a temporary SQLite file)."),
+    program: Optional[str] = typer.Option(None, "--program", help="Play an external program (command; {game_seed} "
+                                                                   "allowed) as the study's bot: process games."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object as the last line."),
 ) -> None:
-    """Games/s on 1 and 2 Ray workers vs the engine alone, scheduling overhead, storage time per trial."""
+    """Games/s on 1 and 2 Ray workers vs the engine alone, scheduling overhead, storage time per trial
+    (with --program: games of that program, without the storage measurement)."""
     from tuning.bench import run_bench
 
     if min(pairs, batch_pairs, repeats) < 1 or trials < 0:
         _fail("--pairs, --batch-pairs and --repeats must be at least 1, --trials at least 0")
-    figures = run_bench(pairs=pairs, batch_pairs=batch_pairs, opponent=opponent, trials=trials, storage=storage,
-                        log=lambda line: typer.echo(line, err=True), repeats=repeats)
+    try:
+        figures = run_bench(pairs=pairs, batch_pairs=batch_pairs, opponent=opponent, trials=trials, storage=storage,
+                            log=lambda line: typer.echo(line, err=True), repeats=repeats, program=program)
+    except (ValueError, OSError) as exc:
+        _fail(str(exc))
     if as_json:
         typer.echo(json.dumps(figures))
     else:

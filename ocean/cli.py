@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import sys
 import time
@@ -95,6 +96,14 @@ def referee(
                 _fail(f"{name} is empty; give the command that runs the program")
         except ValueError as exc:
             _fail(f"{name} cannot be split into words ({exc}); check its quotes")
+        if _runs_ocean_bot(command) and first_timeout < 10000:  # longer: the user allows a compile
+            from ocean.warmup import program_is_compiled
+
+            if not program_is_compiled():
+                # It would compile inside its first answer's time and lose on a timeout the
+                # user did not cause: refuse the game instead of scoring it.
+                _fail(f"{name} runs `ocean bot`, which is not compiled for this version yet and would time out "
+                      "on its first answer: run `ocean warmup` once (about a minute), then play")
     try:
         verdict, data = referee_game(seed, (p0, p1), first_timeout_ms=first_timeout, timeout_ms=timeout)
     except (FileNotFoundError, PermissionError, ValueError) as exc:
@@ -127,6 +136,16 @@ def play(
     verdict, data = play_with_replay(seed, (p0, p1), game_seed)
     _write_replay(replay, data)
     _print_verdict(verdict, as_json)
+
+
+def _runs_ocean_bot(command: str) -> bool:
+    """Whether a player command starts this package's ``ocean bot`` (``ocean bot``, a path to
+    the ``ocean`` script, or ``python -m ocean bot``)."""
+    words = shlex.split(command)
+    for i, word in enumerate(words[:-1]):
+        if (os.path.basename(word) == "ocean" or (word == "-m" and words[i + 1] == "ocean")) and "bot" in words[i + 1:i + 3]:
+            return True
+    return False
 
 
 def _bot_spec(params: Optional[Path], name: Optional[str]):

@@ -97,3 +97,19 @@ def test_bot_says_on_stderr_when_it_must_compile_first(tmp_path):
     cold = subprocess.run([sys.executable, "-m", "ocean", "bot"], input="", capture_output=True, text=True, env=env)
     assert cold.returncode == 0 and cold.stdout == ""
     assert "run `ocean warmup` after installing" in cold.stderr
+
+
+def test_referee_refuses_an_uncompiled_ocean_bot_before_the_game_instead_of_losing_it(tmp_path):
+    # An empty kernel cache: `ocean bot` would compile inside CodinGame's 1000 ms and be
+    # disqualified at turn 0 for a timeout the user did not cause.
+    import os
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "empty-cache")}
+    for command in ("ocean bot", f"{sys.executable} -m ocean bot --name hunter"):
+        result = subprocess.run([sys.executable, "-m", "ocean", "referee", "--seed", "3", "--p0", command,
+                                 "--p1", "ocean bot --name chaser"], capture_output=True, text=True, env=env,
+                                timeout=120)
+        assert result.returncode == 2, result.stdout
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and "--p0 runs `ocean bot`" in lines[0] and "ocean warmup" in lines[0]
+    assert not (tmp_path / "empty-cache").exists() or not any((tmp_path / "empty-cache").rglob("*.nbi"))

@@ -24,3 +24,16 @@ def pytest_runtest_makereport(item, call):
         report.outcome = "failed"
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
         report.longrepr = f"skipped, but OCEAN_NO_SKIPS=1 forbids skips: {reason}"
+
+
+@pytest.fixture
+def user_panels(tmp_path, monkeypatch):
+    """A fresh user panel file (``$OCEAN_PANELS``) for one test; yields its path (not created)."""
+    from ocean.bots.panel import reload_panels
+
+    path = tmp_path / "conf" / "panels.toml"
+    monkeypatch.setenv("OCEAN_PANELS", str(path))
+    reload_panels()
+    yield path
+    monkeypatch.undo()
+    reload_panels()

@@ -286,11 +286,7 @@ def _check_program_range(name: str, entry: SearchRange) -> None:
             raise ValueError(f"{where}.{label} must be a finite number")
         if entry.integer and not float(value).is_integer():
             raise ValueError(f"{where}.{label} = {value!r} must be whole: {name} is an integer")
-    if low >= high:
-        raise ValueError(f"{where}: low ({_fmt(low)}) must be below high ({_fmt(high)}); "
-                         f"to fix the value write {name} = {_fmt(low)}")
-    if entry.log and low <= 0:
-        raise ValueError(f"{where}: a log scale needs low > 0 (got {_fmt(low)}); set low, e.g. low = 0.01")
+    _check_order(name, low, high, entry.log)
     if entry.default is not None and not low <= entry.default <= high:
         raise ValueError(f"{where}.default = {_fmt(entry.default)} is outside [{_fmt(low)}, {_fmt(high)}]")
 
@@ -322,11 +318,16 @@ def _check_range(name: str, entry: SearchRange) -> None:
                              f"expected {c.describe_range()}")
         if c.integer and not float(value).is_integer():
             raise ValueError(f"{where}.{label} = {value!r} must be whole: {name} is an integer")
+    _check_order(name, low, high, entry.log)
+
+
+def _check_order(name: str, low: float, high: float, log: bool) -> None:
+    """A range's bounds in order, and positive on a log scale."""
     if low >= high:
-        raise ValueError(f"{where}: low ({_fmt(low)}) must be below high ({_fmt(high)}); "
+        raise ValueError(f"search.{name}: low ({_fmt(low)}) must be below high ({_fmt(high)}); "
                          f"to fix the value write {name} = {_fmt(low)}")
-    if entry.log and low <= 0:
-        raise ValueError(f"{where}: a log scale needs low > 0 (got {_fmt(low)}); set low, e.g. low = 0.01")
+    if log and low <= 0:
+        raise ValueError(f"search.{name}: a log scale needs low > 0 (got {_fmt(low)}); set low, e.g. low = 0.01")
 
 
 def _check_fixed(name: str, value: float) -> None:

@@ -14,7 +14,7 @@ import os
 import re
 import shlex
 import string
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 

@@ -7,13 +7,6 @@ from tuning.errors import SpecError
 from tuning.panel import panel_from_json, panel_to_json, resolve_panel
 
 
-@pytest.fixture
-def user_panels(tmp_path, monkeypatch):
-    monkeypatch.setenv("OCEAN_PANELS", str(tmp_path / "panels.toml"))
-    reload_panels()
-    yield tmp_path / "panels.toml"
-    monkeypatch.undo()
-    reload_panels()
 
 
 def test_an_exported_set_frozen_in_a_user_panel_is_a_study_opponent(user_panels):

@@ -16,7 +16,6 @@ import sys
 import textwrap
 import time
 import tomllib
-from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
@@ -35,15 +34,6 @@ def programs(tmp_path_factory):
     return {"c": build_c(folder / "c"), "java": build_java(folder / "java"), "py": f"{PY} {HERE / 'knob.py'}"}
 
 
-@pytest.fixture
-def user_panels(tmp_path, monkeypatch):
-    from ocean.bots.panel import reload_panels
-
-    monkeypatch.setenv("OCEAN_PANELS", str(tmp_path / "panels.toml"))
-    reload_panels()
-    yield tmp_path / "panels.toml"
-    monkeypatch.undo()
-    reload_panels()
 
 
 def _study(name: str, command: str, *, search: str = "skill = { low = 0.9, high = 1.0, default = 0.9 }",

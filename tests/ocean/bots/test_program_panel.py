@@ -19,14 +19,6 @@ def _ocean(*args, cwd=None):
                           env={**os.environ}, cwd=cwd, timeout=600)
 
 
-@pytest.fixture
-def user_panels(tmp_path, monkeypatch):
-    path = tmp_path / "conf" / "panels.toml"
-    monkeypatch.setenv("OCEAN_PANELS", str(path))
-    reload_panels()
-    yield path
-    monkeypatch.undo()
-    reload_panels()
 
 
 @pytest.fixture

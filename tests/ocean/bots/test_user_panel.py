@@ -14,14 +14,6 @@ def _ocean(env, *args):
     return subprocess.run([sys.executable, "-m", "ocean", *args], capture_output=True, text=True, env=env)
 
 
-@pytest.fixture
-def user_panels(tmp_path, monkeypatch):
-    path = tmp_path / "conf" / "panels.toml"
-    monkeypatch.setenv("OCEAN_PANELS", str(path))
-    reload_panels()
-    yield path
-    monkeypatch.undo()
-    reload_panels()
 
 
 def _params_file(tmp_path, **changes):

@@ -69,7 +69,7 @@ def _on_ray(params, batches, workers: int, bot=None) -> dict:
         start = time.perf_counter()
         pending = list(batches)
         game_seconds = 0.0
-        games = 0
+        games = turns = disqualified = 0
         while pending or len(pool):
             while pending and not pool.full:
                 pool.submit(pending.pop(0), params)
@@ -78,10 +78,12 @@ def _on_ray(params, batches, workers: int, bot=None) -> dict:
                     raise result
                 game_seconds += result.seconds
                 games += len(result.rows)
+                turns += result.player_turns
+                disqualified += sum(1 for r in result.rows if r.get("a_error") or r.get("b_error"))
         wall = time.perf_counter() - start
     finally:
         ray.shutdown()
-    return {"wall": wall, "games": games, "game_seconds": game_seconds,
+    return {"wall": wall, "games": games, "game_seconds": game_seconds, "turns": turns, "disqualified": disqualified,
             "overhead": (wall * workers - game_seconds) / game_seconds if game_seconds > 0 else float("nan")}
 
 
@@ -147,6 +149,9 @@ def run_bench(*, pairs: int, batch_pairs: int, opponent: str, trials: int, stora
         "ray_1_worker_games_per_s": round(one["games"] / one["wall"], 1),
         "ray_2_workers_games_per_s": round(two["games"] / two["wall"], 1),
         "speedup_2_over_1": round(one["wall"] / two["wall"], 3),
+        # the same games, so the same turns, unless a program was disqualified (shorter games)
+        "player_turns_1_2": [one["turns"], two["turns"]],
+        "disqualified_games_1_2": [one["disqualified"], two["disqualified"]],
         "overhead_1_worker": round(one["overhead"], 4),
         "overhead_2_workers": round(two["overhead"], 4),
         "ray_1_worker_vs_direct": round(one["wall"] / wall - 1, 4),

@@ -33,6 +33,8 @@ def test_map_count_prints_one_line_per_seed_including_the_64_bit_edge():
     (["play", "--seed", "1", "--p0", "nobody"], "random"),
     (["bench", "--bots", "--tracking"], "one of"),
     (["bench", "--games", "3"], "--games"),
+    (["bench", "--bots", "--program", "./x"], "one of"),
+    (["bench", "--program", "./no-such-bot", "--games", "10"], "no-such-bot"),
 ])
 def test_bad_input_gets_one_line_and_exit_code_2(args, words):
     result = _ocean(*args, check=False)
@@ -74,6 +76,19 @@ def test_bench_bots_reports_decision_times_and_game_rates():
     assert all(v["mean_us"] > 0 and v["p99_us"] >= v["mean_us"] * 0.5 for v in figures["decision_time"].values())
     assert figures["tunable_vs_panel_games_per_s_overall"] > 0
     assert figures["bot_program_startup_s"] > 0
+
+
+def test_bench_program_reports_the_referee_cost_and_game_rates(tmp_path):
+    from tests.programs.build import build_c
+
+    knob = build_c(tmp_path)
+    figures = json.loads(_ocean("bench", "--program", f"{knob} --skill 1 --seed {{game_seed}}", "--games", "10",
+                                "--json").stdout.splitlines()[-1])
+    assert figures["games"] == 10
+    assert 0 < figures["referee_turn_us"] and 0 < figures["pipe_floor_us"] <= figures["pipe_roundtrip_us"] * 1.5
+    assert figures["referee_cost_per_turn_us"] == round(figures["referee_turn_us"] + figures["pipe_roundtrip_us"], 1)
+    for label in ("in_process_vs_program", "program_vs_program"):
+        assert figures[label]["games_per_s"] > 0 and figures[label]["disqualified_games"] == 0
 
 
 def test_help_is_available_on_every_command():

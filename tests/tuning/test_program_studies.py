@@ -269,3 +269,15 @@ def test_driver_killed_with_program_games_in_flight_then_resumed_matches_an_undi
     assert duplicate_rows(url, name) == 0
     assert inconsistent_trials(after, ["random", "chaser"]) == []
     assert compare_digests(after, reference) == []  # a deterministic program: the undisturbed study
+
+
+def test_tune_bench_plays_process_games_on_one_and_two_ray_workers(tmp_path, programs):
+    result = run_tune("bench", "--program", f"{programs['c']} --skill 1 --seed {{game_seed}}", "--pairs", "4",
+                      "--batch-pairs", "2", "--opponent", "random", "--repeats", "1", "--json", cwd=tmp_path,
+                      timeout=GUARD)
+    figures = last_json(result)
+    assert figures["program"].startswith(programs["c"]) and figures["games"] == 8
+    assert figures["ray_1_worker_games_per_s"] > 0 and figures["ray_2_workers_games_per_s"] > 0
+    turns = figures["player_turns_1_2"]
+    assert turns[0] == turns[1] > 0 and figures["disqualified_games_1_2"] == [0, 0]
+    assert "storage_seconds_per_trial" not in figures

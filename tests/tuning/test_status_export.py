@@ -62,3 +62,12 @@ def test_exports_round_trip_with_provenance(ran, tmp_path):
     assert "constexpr int mine_spacing = 4;" in header
     assert f"constexpr double silence_cost = {float(values['silence_cost'])!r};" in header
     assert header.count("constexpr") == len(coefficients.NAMES)
+
+
+def test_args_and_env_formats_are_only_for_a_program_study():
+    values = coefficients.defaults()
+    for fmt in ("args", "env"):
+        with pytest.raises(TuningError, match="tunes the in-process bot"):
+            render(values, {"study": "tiny"}, fmt)
+    with pytest.raises(TuningError, match="unknown format"):
+        render(values, {"study": "tiny"}, "yaml")

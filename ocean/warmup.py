@@ -12,13 +12,18 @@ __all__ = ["warm_up", "program_is_compiled"]
 
 
 def program_is_compiled() -> bool:
-    """True if ``ocean bot``'s kernels are in the cache of this version of the package."""
+    """True if ``ocean bot``'s kernels are in the cache of this version of the package (the
+    program calls the tunable bot's and the rules' kernels directly)."""
     import numba
 
     from ocean import _jit  # noqa: F401  (sets the cache folder)
 
     folder = Path(numba.config.CACHE_DIR)
-    return folder.is_dir() and any(folder.rglob("program*.nbi"))
+    return folder.is_dir() and all(any(folder.rglob(pattern)) for pattern in _PROGRAM_KERNELS)
+
+
+# Index files of the kernels ``ocean bot`` calls; warm_up's first family writes them all.
+_PROGRAM_KERNELS = ("_tunable.tunable_turn-*.nbi", "_rules.play_line-*.nbi", "_dispatch.bot_reset-*.nbi")
 
 
 def _bot_program() -> None:

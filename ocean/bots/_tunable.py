@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from ocean._jit import kernel
+from ocean._jit import inline_kernel, kernel
 
 from ocean import _state as S
 from ocean.board import REACH, SECTOR, STEP, WATER
@@ -92,7 +92,7 @@ def _sonar_answer(board, line, n, cell):
     return SONAR_NA
 
 
-@kernel
+@inline_kernel  # its one caller (tunable_turn): no library of its own
 def _observe_turn(state, board, p, mem):
     """Feed the three trackers with everything shown since our last turn."""
     me = S.player_base(p)

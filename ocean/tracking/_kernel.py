@@ -10,7 +10,7 @@ back to the safe set when that leaves nothing.
 """
 import numpy as np
 
-from ocean._jit import kernel
+from ocean._jit import inline_kernel, kernel
 
 from ocean.board import REACH, SECTOR, STEP, WATER
 from ocean.constants import (
@@ -404,7 +404,7 @@ def observe(trk, board, own, n_own, sonar_answer, opp, n_opp, opp_life, own_mine
     return n
 
 
-@kernel
+@inline_kernel  # its one caller (observe_from_state) is compiled anyway: no library of its own
 def observe_pair(safe, assume, board, own, n_own, sonar_answer, opp, n_opp, opp_life, own_mines):
     """Update the safe and the assumption tracker with the same news; the assumption
     tracker takes the safe set whenever its own would be empty. An empty safe set can only

@@ -361,7 +361,9 @@ def bench(
     bots: bool = typer.Option(False, "--bots", help="Measure the bots: decision time per panel bot, tunable-vs-panel games per second, `ocean bot` start-up."),
 ) -> None:
     """Measure the engine: player-turns and games per second on one core with random
-    legal bots, map generation rate, cold compile time and warm start time. With
+    legal bots, map generation rate, cold compile time (what `ocean warmup` compiles, in a
+    fresh process on an empty cache) and warm start time (a fresh process playing one game
+    on that cache). With
     --tracking: candidate cells after 10/20/40 turns and tracker update cost. With --bots:
     decision time per bot and tunable-vs-panel games per second."""
     if tracking and bots:

@@ -38,3 +38,14 @@ def _compiler(**options):
 
 kernel = _compiler()
 inline_kernel = _compiler(inline="always")  # hot paths only
+
+
+@kernel
+def copy_into(dst, src):
+    """``dst[:len(src)] = src[:]`` element by element. Kernels copy arrays with this rather
+    than by slice assignment: Numba compiles, in every process, the shape-mismatch error
+    of the first array-to-array slice assignment (about 3 s: string formatting) and links it
+    into every kernel that assigns a slice. Rows never overlap partially here (a row onto
+    itself or onto an earlier row)."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]

@@ -2,7 +2,7 @@
 objects between the first turn and the verdict."""
 import numpy as np
 
-from ocean._jit import inline_kernel, kernel
+from ocean._jit import copy_into, inline_kernel, kernel
 
 from ocean import _rules
 from ocean import _state as S
@@ -50,7 +50,8 @@ def play_game_in(board, kinds, coefs, game_seed, state, log, log_counts, mem0, m
         n = bot_turn(kind, state, board, p, mem, rng, out, coefs_p)
         if recording:
             t = state[S.TURN] - 1
-            log[t, :n] = out[:n]
+            for r in range(n):
+                copy_into(log[t, r], out[r])
             log_counts[t] = n
         _rules.play_line(state, board, out, n, no_trace)
     return state[S.TURN]
@@ -76,8 +77,8 @@ def play_games(boards, kinds, coefs, game_seeds, both_sides, results, state, log
     swapped_kinds[0] = kinds[1]
     swapped_kinds[1] = kinds[0]
     swapped_coefs = np.empty_like(coefs)
-    swapped_coefs[0] = coefs[1]
-    swapped_coefs[1] = coefs[0]
+    copy_into(swapped_coefs[0], coefs[1])
+    copy_into(swapped_coefs[1], coefs[0])
     mem0 = np.empty(MEM_SIZE, dtype=np.int64)
     mem1 = np.empty(MEM_SIZE, dtype=np.int64)
     sides = 2 if both_sides else 1

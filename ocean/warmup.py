@@ -7,11 +7,11 @@ every kernel it calls into it, so a caller re-optimises and re-generates the mac
 of everything below it): the tracker's update, the tunable bot's turn (which feeds three
 trackers), the rules' ``play_line`` and the one loop over in-process games
 (``_match.play_games``, which holds all of them) are the big ones; the rest are small.
-On an empty cache the work is split over two processes: a helper process compiles the
-kernels the tunable bot's turn does not wait for (its small helpers, the rules, the other
-policies, maps) while this one compiles the longest chain (tracker update, then the
-tunable bot's turn); then this one compiles the games loop and runs every family, loading
-the rest from the cache. Both processes write the same cache folder (Numba's cache is safe
+On an empty cache the work is split over two processes: this one compiles the tunable
+bot's small helpers, then the longest chain (tracker update, then the tunable bot's turn),
+while a helper process compiles the tracker's steps (which that update needs next), the
+rules, the other policies and the maps; then this one compiles
+the games loop and runs every family, loading the rest from the cache. Both processes write the same cache folder (Numba's cache is safe
 for concurrent writers; a kernel compiled twice is only time lost).
 """
 from __future__ import annotations
@@ -50,29 +50,21 @@ def _cached(patterns) -> bool:
 def _types():
     from numba.core import types as T
 
-    return (T.int64, T.float64, T.Array(T.int64, 1, "C"), T.Array(T.int64, 2, "C"),
+    return (T.int64, T.float64, T.boolean, T.Array(T.int64, 1, "C"), T.Array(T.int64, 2, "C"),
             T.Array(T.float64, 1, "C"), T.Array(T.uint64, 1, "C"))
 
 
+# Signatures are those of the calls in the compiled callers (tests/ocean/test_warmup.py
+# checks that each is the one really used).
+
 def _main_chain() -> list:
-    """The longest chain of kernels that call one another, compiled in this process."""
-    from ocean.bots import _tunable
-    from ocean.tracking import _driver
-
-    i, f, a1, a2, f1, u1 = _types()
-    return [(_driver.observe_from_state, (a1, a1, a1, a1, i)),
-            (_tunable.tunable_turn, (a1, a1, i, a1, u1, a2, f1))]
-
-
-def _side_kernels() -> list:
-    """Kernels nothing in ``_main_chain`` waits for, or that it needs only late (the tunable
-    bot's small helpers come first). Signatures are those of the calls in the compiled
-    callers; tests/ocean/test_warmup.py checks that each is the one really used."""
-    from ocean import _rules
+    """Compiled in this process: the tunable bot's small helpers (while the helper process
+    compiles the tracker's steps), then the longest chain of kernels that call one another:
+    the trackers' update, then the tunable bot's turn."""
     from ocean.bots import _baselines as B, _dispatch, _tunable as U
     from ocean.tracking import _driver, _query
 
-    i, f, a1, a2, f1, u1 = _types()
+    i, f, b, a1, a2, f1, u1 = _types()
     return [
         (B.rand_below, (u1, i)), (B.emit_action, (a2, i, i, i, i)),
         (_query.cell_probabilities, (a1, f1)), (_query.mine_probabilities, (a1, a1, f1, f1)),
@@ -81,10 +73,31 @@ def _side_kernels() -> list:
         (U._revealed, (a1, a1, i, i, a1)), (U._retaliation, (a1, i, f1)), (U._near_opponent, (f1, a1, i, i, i)),
         (U._power_to_charge, (a1, f)), (U._trigger, (a1, a1, i, i, i, f1, f1, a2, i)),
         (U._mine, (a1, a1, i, i, f1, u1, a2, i)), (U._sonar, (a1, f1, i, f1, a2, i)),
-        (_rules.play_line, (a1, a1, a2, i, a2)), (_rules.start_game, (a1, a1, i, i, i, i)),
-        (B.chaser_turn, (a1, a1, i, a1, u1, a2)), (B.seed_rng, (u1, i)),
+        (_driver.observe_from_state, (a1, a1, a1, a1, i)),
+        (U.tunable_turn, (a1, a1, i, a1, u1, a2, f1)),
+        # then a share of what the helper process would do last
         (_dispatch.bot_start, (i, a1, u1)), (_dispatch.bot_reset, (i, a1, a1)),
         (_driver.truth_of, (a1, a1, a1, i)), (_query.candidate_cells, (a1, a1)),
+    ]
+
+
+def _side_kernels() -> list:
+    """Compiled in the helper process: the tracker's steps first (the update in
+    ``_main_chain`` needs them next), then what only the games loop and the families need:
+    the rules, the other policies (then, in ``_side``, maps and boards)."""
+    from ocean import _rules
+    from ocean.bots import _baselines as B
+    from ocean.tracking import _kernel as K
+
+    i, f, b, a1, a2, f1, u1 = _types()
+    return [
+        (K.reset_tracker, (a1, a1)), (K.copy_states, (a1, a1)), (K._dedup, (a1, a2, i, a2, b)),
+        (K._collapse, (a1, a2, i)), (K._silence, (a1, a1, i)), (K._surface, (a1, a1, i, i)),
+        (K._move, (a2, a1, i, i)), (K._own_blast, (a2, i, i, i)), (K._own_sonar, (a2, a1, i, i, i)),
+        (K._torpedo, (a2, a1, i, i, i, b)), (K._trigger, (a2, a1, i, i, i, b)), (K._mine, (a2, i)),
+        (K._life, (a2, i, i, i)), (K._off_mines, (a2, i, a1)),
+        (_rules.play_line, (a1, a1, a2, i, a2)), (_rules.start_game, (a1, a1, i, i, i, i)),
+        (B.chaser_turn, (a1, a1, i, a1, u1, a2)), (B.seed_rng, (u1, i)),
     ]
 
 
@@ -107,6 +120,7 @@ def _start_side() -> subprocess.Popen | None:
     import numba
 
     import ocean
+    from ocean import _jit  # noqa: F401  (sets the cache folder: numba.config.CACHE_DIR below)
 
     env = dict(os.environ)
     package_root = str(Path(ocean.__file__).resolve().parent.parent)

@@ -2,7 +2,7 @@
 objects between the first turn and the verdict."""
 import numpy as np
 
-from ocean._jit import kernel
+from ocean._jit import copy_into, inline_kernel, kernel
 
 from ocean import _rules
 from ocean import _state as S
@@ -11,15 +11,7 @@ from ocean.bots._dispatch import MEM_SIZE, bot_reset, bot_start, bot_turn
 from ocean.constants import ACTION_FIELDS, ERR_NONE, MAX_LINE_ACTIONS, MAX_PLAYER_TURNS
 
 
-@kernel
-def play_game(board, kinds, coefs, game_seed, state, log, log_counts):
-    """One game (see ``play_game_in``), with bot memory of its own."""
-    mem0 = np.empty(MEM_SIZE, dtype=np.int64)
-    mem1 = np.empty(MEM_SIZE, dtype=np.int64)
-    return play_game_in(board, kinds, coefs, game_seed, state, log, log_counts, mem0, mem1)
-
-
-@kernel
+@inline_kernel
 def play_game_in(board, kinds, coefs, game_seed, state, log, log_counts, mem0, mem1):
     """Play bots ``kinds[0]`` vs ``kinds[1]`` (coefficient vectors ``coefs[0]``, ``coefs[1]``,
     read by the tunable bot) on ``board``; the game is a pure function of
@@ -50,41 +42,22 @@ def play_game_in(board, kinds, coefs, game_seed, state, log, log_counts, mem0, m
     no_trace = np.zeros((0, S.STATE_SIZE + 4), dtype=np.int64)
     while _rules.begin_turn(state):
         p = state[S.ACTIVE]
-        # p, never the constants 0 and 1: Numba compiles a callee once per literal argument,
-        # and the whole tunable bot twice costs half a minute of cold compile.
+        # One call site: bot_turn is inlined, and every copy of it is compiled again.
         if p == 0:
-            n = bot_turn(kind0, state, board, p, mem0, rng0, out, coefs0)
+            kind, mem, rng, coefs_p = kind0, mem0, rng0, coefs0
         else:
-            n = bot_turn(kind1, state, board, p, mem1, rng1, out, coefs1)
+            kind, mem, rng, coefs_p = kind1, mem1, rng1, coefs1
+        n = bot_turn(kind, state, board, p, mem, rng, out, coefs_p)
         if recording:
             t = state[S.TURN] - 1
-            log[t, :n] = out[:n]
+            for r in range(n):
+                copy_into(log[t, r], out[r])
             log_counts[t] = n
         _rules.play_line(state, board, out, n, no_trace)
     return state[S.TURN]
 
 
-@kernel
-def play_many(boards, kinds, coefs, game_seeds, results):
-    """Play one game per row of ``boards``; results[i] = (winner, life0, life1, end, turns)."""
-    state = _rules.new_state()
-    log = np.zeros((0, MAX_LINE_ACTIONS, ACTION_FIELDS), dtype=np.int64)
-    log_counts = np.zeros(MAX_PLAYER_TURNS + 2, dtype=np.int64)
-    mem0 = np.empty(MEM_SIZE, dtype=np.int64)
-    mem1 = np.empty(MEM_SIZE, dtype=np.int64)
-    turns = 0
-    for i in range(boards.shape[0]):
-        play_game_in(boards[i], kinds, coefs, game_seeds[i], state, log, log_counts, mem0, mem1)
-        results[i, 0] = state[S.WINNER]
-        results[i, 1] = state[S.player_base(0) + S.LIFE]
-        results[i, 2] = state[S.player_base(1) + S.LIFE]
-        results[i, 3] = state[S.END]
-        results[i, 4] = state[S.TURN]
-        turns += state[S.TURN]
-    return turns
-
-
-# Columns of one row of ``play_pairs`` results: which side bot A played, the verdict,
+# Columns of one row of ``play_games`` results: which side bot A played, the verdict,
 # then both players' statistics (_state.STAT_NAMES order).
 PAIR_A_SIDE, PAIR_WINNER, PAIR_LIFE0, PAIR_LIFE1, PAIR_END, PAIR_TURNS = range(6)
 PAIR_STATS = 6
@@ -92,29 +65,32 @@ PAIR_COLUMNS = PAIR_STATS + 2 * S.STATS_COUNT
 
 
 @kernel
-def play_pairs(boards, kinds, coefs, game_seeds, results):
-    """Two games per row of ``boards``, sides swapped: bot A (``kinds[0]``, ``coefs[0]``) is
-    player 0 in row 2i and player 1 in row 2i+1. Same map and game seed for both games of a
-    pair (common random numbers). Returns the player-turns played."""
-    state = _rules.new_state()
-    log = np.zeros((0, MAX_LINE_ACTIONS, ACTION_FIELDS), dtype=np.int64)
-    log_counts = np.zeros(MAX_PLAYER_TURNS + 2, dtype=np.int64)
+def play_games(boards, kinds, coefs, game_seeds, both_sides, results, state, log, log_counts):
+    """The one compiled loop over in-process games (every game of the lab goes through it,
+    so the whole bot code is compiled into one entry point only). One game per row of
+    ``boards`` with bot A (``kinds[0]``, ``coefs[0]``) as player 0, or, with ``both_sides``,
+    two: A is player 0 in row 2i and player 1 in row 2i+1 (same map and game seed for both
+    games of a pair: common random numbers). ``results`` rows: PAIR_* columns. ``state``
+    ends with the final state of the last game, ``log``/``log_counts`` (see
+    ``play_game_in``) record it if ``log`` has rows. Returns the player-turns played."""
     swapped_kinds = np.empty(2, dtype=np.int64)
     swapped_kinds[0] = kinds[1]
     swapped_kinds[1] = kinds[0]
     swapped_coefs = np.empty_like(coefs)
-    swapped_coefs[0] = coefs[1]
-    swapped_coefs[1] = coefs[0]
+    copy_into(swapped_coefs[0], coefs[1])
+    copy_into(swapped_coefs[1], coefs[0])
     mem0 = np.empty(MEM_SIZE, dtype=np.int64)
     mem1 = np.empty(MEM_SIZE, dtype=np.int64)
+    sides = 2 if both_sides else 1
     turns = 0
     for i in range(boards.shape[0]):
-        for a_side in range(2):
+        for a_side in range(sides):
             if a_side == 0:
-                play_game_in(boards[i], kinds, coefs, game_seeds[i], state, log, log_counts, mem0, mem1)
+                game_kinds, game_coefs = kinds, coefs
             else:
-                play_game_in(boards[i], swapped_kinds, swapped_coefs, game_seeds[i], state, log, log_counts, mem0, mem1)
-            row = results[2 * i + a_side]
+                game_kinds, game_coefs = swapped_kinds, swapped_coefs
+            play_game_in(boards[i], game_kinds, game_coefs, game_seeds[i], state, log, log_counts, mem0, mem1)
+            row = results[sides * i + a_side]
             row[PAIR_A_SIDE] = a_side
             row[PAIR_WINNER] = state[S.WINNER]
             row[PAIR_LIFE0] = state[S.player_base(0) + S.LIFE]
@@ -126,3 +102,39 @@ def play_pairs(boards, kinds, coefs, game_seeds, results):
                     row[PAIR_STATS + p * S.STATS_COUNT + k] = state[S.player_base(p) + S.STATS + k]
             turns += state[S.TURN]
     return turns
+
+
+_NO_LOG = np.zeros((0, MAX_LINE_ACTIONS, ACTION_FIELDS), dtype=np.int64)
+
+
+def _no_log_counts() -> np.ndarray:
+    return np.zeros(MAX_PLAYER_TURNS + 2, dtype=np.int64)
+
+
+def play_game(board, kinds, coefs, game_seed, state, log, log_counts) -> int:
+    """One game (see ``play_game_in``) on ``board``; fills ``state`` with the final state
+    and ``log``/``log_counts`` with its lines if ``log`` has rows. Returns the turns played."""
+    results = np.zeros((1, PAIR_COLUMNS), dtype=np.int64)
+    boards = np.ascontiguousarray(board, dtype=np.int64)[None, :]
+    seeds = np.array([game_seed], dtype=np.int64)
+    return int(play_games(boards, np.ascontiguousarray(kinds, dtype=np.int64), np.ascontiguousarray(coefs, dtype=np.float64),
+                          seeds, False, results, state, log, log_counts))
+
+
+def play_many(boards, kinds, coefs, game_seeds, results) -> int:
+    """Play one game per row of ``boards``; results[i] = (winner, life0, life1, end, turns).
+    Returns the player-turns played."""
+    table = np.empty((boards.shape[0], PAIR_COLUMNS), dtype=np.int64)
+    turns = play_games(boards, kinds, coefs, game_seeds, False, table, np.zeros(S.STATE_SIZE, dtype=np.int64),
+                       _NO_LOG, _no_log_counts())
+    results[:, :] = table[:, PAIR_WINNER:PAIR_TURNS + 1]
+    return int(turns)
+
+
+def play_pairs(boards, kinds, coefs, game_seeds, results) -> int:
+    """Two games per row of ``boards``, sides swapped: bot A (``kinds[0]``, ``coefs[0]``) is
+    player 0 in row 2i and player 1 in row 2i+1. Same map and game seed for both games of a
+    pair (common random numbers). ``results`` rows: PAIR_* columns. Returns the player-turns
+    played."""
+    return int(play_games(boards, kinds, coefs, game_seeds, True, results, np.zeros(S.STATE_SIZE, dtype=np.int64),
+                          _NO_LOG, _no_log_counts()))

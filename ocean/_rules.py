@@ -8,7 +8,7 @@ only when their action is reached.
 """
 import numpy as np
 
-from ocean._jit import inline_kernel, kernel
+from ocean._jit import copy_into, inline_kernel, kernel
 
 from ocean import _state as S
 from ocean.board import REACH, SECTOR, STEP, WATER
@@ -328,7 +328,7 @@ def play_line(state, board, actions, n, trace):
                 trace[done, 1] = actions[i, 1]
                 trace[done, 2] = actions[i, 2]
                 trace[done, 3] = 0
-            trace[done, 4:] = state
+            copy_into(trace[done, 4:], state)
         done += 1
         if err != ERR_NONE:
             disqualify(state, p, err)

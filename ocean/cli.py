@@ -404,7 +404,9 @@ def bench(
     program: Optional[str] = typer.Option(None, "--program", help="Measure games with this external program (command; {game_seed} allowed): the referee's own cost per turn, games per second in-process vs program and program vs program."),
 ) -> None:
     """Measure the engine: player-turns and games per second on one core with random
-    legal bots, map generation rate, cold compile time and warm start time. With
+    legal bots, map generation rate, cold compile time (what `ocean warmup` compiles, in a
+    fresh process on an empty cache) and warm start time (a fresh process playing one game
+    on that cache). With
     --tracking: candidate cells after 10/20/40 turns and tracker update cost. With --bots:
     decision time per bot and tunable-vs-panel games per second."""
     if sum((tracking, bots, program is not None)) > 1:

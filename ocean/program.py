@@ -13,13 +13,12 @@ from typing import TextIO
 import numpy as np
 
 from ocean import _rules
-from ocean._jit import kernel
 from ocean import _state as S
 from ocean.board import build_board
 from ocean.bots import BotSpec
 from ocean.bots._baselines import seed_rng
-from ocean.bots._dispatch import MEM_SIZE, bot_reset, bot_start, bot_turn
-from ocean.constants import ACTION_FIELDS, MAX_LINE_ACTIONS, POWER_COST, SONAR_NA, SONAR_NO, SONAR_YES, WIDTH
+from ocean.bots._dispatch import MEM_SIZE, bot_reset, bot_start, policy_turn
+from ocean.constants import ACTION_FIELDS, ERR_NONE, MAX_LINE_ACTIONS, POWER_COST, SONAR_NA, SONAR_NO, SONAR_YES, WIDTH
 from ocean.maps import parse_rows
 from ocean.protocol import format_line, parse_summary
 
@@ -28,29 +27,36 @@ __all__ = ["run_program", "TextBot"]
 _FAR = -1000  # the opponent's cell in the shadow: out of reach of every blast
 
 
-@kernel
-def _begin(board, kind, seed, me, rng, mem, state):
-    """Seed the bot, pick its start cell, reset its memory and the shadow state."""
-    seed_rng(rng, seed * 2 + me)
-    start = bot_start(kind, board, rng)
+def _wrap_int64(value: int) -> np.int64:
+    """``value`` as the compiled code computes it: int64 arithmetic wraps around."""
+    return np.int64((value + 2**63) % 2**64 - 2**63)
+
+
+def _begin(board, kind, seed, me, rng, mem, state) -> int:
+    """Seed the bot, pick its start cell, reset its memory and the shadow state (the same
+    kernels, in the same order, as a compiled game's start)."""
+    seed_rng(rng, _wrap_int64(int(seed) * 2 + me))
+    start = int(bot_start(kind, board, rng))
     bot_reset(kind, board, mem)
-    _rules.start_game(state, board, start, 0, start, 0)
-    opp = S.player_base(1 - me)
+    _rules.start_game(state, board, start, ERR_NONE, start, ERR_NONE)
+    opp = _player_base(1 - me)
     state[opp + S.CELL] = _FAR
-    for w in range(4):
-        state[opp + S.VISITED + w] = 0
+    state[opp + S.VISITED:opp + S.VISITED + 4] = 0
     return start
 
 
-@kernel
-def _turn(kind, state, board, me, mem, rng, out, coefs):
+def _turn(kind, state, board, me, mem, rng, out, coefs, no_trace) -> int:
     """One decision on the shadow, then our line played on it as the referee will."""
-    n = bot_turn(kind, state, board, me, mem, rng, out, coefs)
+    n = int(policy_turn(kind)(state, board, me, mem, rng, out, coefs))
     state[S.END] = 0
     state[S.ACTIONS] = 0
-    state[S.player_base(1 - me) + S.CELL] = _FAR
-    _rules.play_line(state, board, out, n, np.zeros((0, S.STATE_SIZE + 4), dtype=np.int64))
+    state[_player_base(1 - me) + S.CELL] = _FAR
+    _rules.play_line(state, board, out, n, no_trace)
     return n
+
+
+def _player_base(p: int) -> int:
+    return S.GLOBALS + p * S.PLAYER_STRIDE
 
 
 def _read_turn(state: np.ndarray, me: int, lines: list[str]) -> None:
@@ -97,6 +103,7 @@ class TextBot:
         self.state = np.zeros(S.STATE_SIZE, dtype=np.int64)
         self.rng = np.empty(1, dtype=np.uint64)
         self.out = np.zeros((MAX_LINE_ACTIONS, ACTION_FIELDS), dtype=np.int64)
+        self.no_trace = np.zeros((0, S.STATE_SIZE + 4), dtype=np.int64)
         self.board = None
         self.me = 0
 
@@ -109,14 +116,16 @@ class TextBot:
         if warm:
             start = _begin(self.board, self.kind, np.int64(self.seed), self.me, self.rng, self.mem, self.state)
             _read_turn(self.state, self.me, [f"{start % WIDTH} {start // WIDTH} 6 6 3 4 6 3", "NA", "NA"])
-            _turn(self.kind, self.state, self.board, self.me, self.mem, self.rng, self.out, self.coefs)
+            _turn(self.kind, self.state, self.board, self.me, self.mem, self.rng, self.out, self.coefs,
+                  self.no_trace)
         start = _begin(self.board, self.kind, np.int64(self.seed), self.me, self.rng, self.mem, self.state)
         return f"{start % WIDTH} {start // WIDTH}"
 
     def turn(self, lines: list[str]) -> str:
         """The answer to one turn's three input lines."""
         _read_turn(self.state, self.me, lines)
-        n = _turn(self.kind, self.state, self.board, self.me, self.mem, self.rng, self.out, self.coefs)
+        n = _turn(self.kind, self.state, self.board, self.me, self.mem, self.rng, self.out, self.coefs,
+                  self.no_trace)
         return format_line(self.out, n)
 
 

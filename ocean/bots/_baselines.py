@@ -7,7 +7,7 @@ Each bot keeps its memory in an int64 array ``mem`` and draws randomness from ``
 """
 import numpy as np
 
-from ocean._jit import inline_kernel, kernel
+from ocean._jit import copy_into, inline_kernel, kernel
 
 from ocean import _state as S
 from ocean.tracking._kernel import blast_damage
@@ -220,7 +220,7 @@ def _chaser_observe(state, board, p, mem):
                             if t < 0:
                                 break
                             scratch[t] = 1
-            cand[:] = scratch
+            copy_into(cand, scratch)
         elif kind == ACT_SURFACE:
             for c in range(CELLS):
                 if board[SECTOR + c] != a:

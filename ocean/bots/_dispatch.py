@@ -38,3 +38,16 @@ def bot_turn(kind, state, board, p, mem, rng, out, coefs):
     if kind == BOT_CHASER:
         return chaser_turn(state, board, p, mem, rng, out)
     return random_turn(state, board, p, mem, rng, out)
+
+
+def policy_turn(kind: int):
+    """``bot_turn`` for callers outside compiled code (``ocean bot``): the policy kernel it
+    dispatches ``kind`` to, as ``f(state, board, p, mem, rng, out, coefs) -> rows``. Calling
+    the policy directly reuses the kernels the in-process games compiled, instead of
+    compiling the dispatch over every policy into one more entry point. Keep in step with
+    ``bot_turn`` (tests/ocean/test_doors.py plays both doors)."""
+    if kind == BOT_TUNABLE or kind == BOT_TUNABLE_V1:
+        return tunable_turn
+    if kind == BOT_CHASER:
+        return lambda state, board, p, mem, rng, out, coefs: chaser_turn(state, board, p, mem, rng, out)
+    return lambda state, board, p, mem, rng, out, coefs: random_turn(state, board, p, mem, rng, out)

@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from ocean._jit import kernel
+from ocean._jit import copy_into, inline_kernel, kernel
 
 from ocean import _state as S
 from ocean.board import REACH, SECTOR, STEP, WATER
@@ -92,7 +92,7 @@ def _sonar_answer(board, line, n, cell):
     return SONAR_NA
 
 
-@kernel
+@inline_kernel  # its one caller (tunable_turn): no library of its own
 def _observe_turn(state, board, p, mem):
     """Feed the three trackers with everything shown since our last turn."""
     me = S.player_base(p)
@@ -117,7 +117,7 @@ def _observe_turn(state, board, p, mem):
         no_mines = np.zeros(4, dtype=np.int64)
         observe(mem[M_SELF:M_SELF + _TRACKER], board, prev, prev_n, answer,
                 state[me + S.SUMMARY:me + S.SUMMARY + 24], n_own, life_after, no_mines)
-    mem[M_OPP_PREV:M_OPP_PREV + 24] = opp_line
+    copy_into(mem[M_OPP_PREV:M_OPP_PREV + 24], opp_line)
     mem[M_OPP_PREV_COUNT] = n_opp
     mem[M_CELL_PREV] = cell
     for i in range(n_opp):
@@ -434,7 +434,7 @@ def tunable_turn(state, board, p, mem, rng, out, coefs):
                     surfaced[n_s] = self_cells[i]
                     n_s += 1
         else:
-            surfaced[:n_self] = self_cells[:n_self]
+            copy_into(surfaced, self_cells[:n_self])
             n_s = n_self
         for d in range(-1, 4):
             if d >= 0:
@@ -446,7 +446,7 @@ def tunable_turn(state, board, p, mem, rng, out, coefs):
                 n_m = _shift(board, surfaced, n_s, d, moved, mark)
             else:
                 e1 = cell
-                moved[:n_s] = surfaced[:n_s]
+                copy_into(moved, surfaced[:n_s])
                 n_m = n_s
             power = NO_POWER
             after = charges.copy()
@@ -521,10 +521,10 @@ def tunable_turn(state, board, p, mem, rng, out, coefs):
                         if d >= 0:
                             n_b = _shift(board, shown2, n_b, d, shown, mark)
                         else:
-                            shown[:n_b] = shown2[:n_b]
+                            copy_into(shown, shown2[:n_b])
                         if sil >= 0:
                             n_b = _spread(board, shown, n_b, shown2, mark)
-                            shown[:n_b] = shown2[:n_b]
+                            copy_into(shown, shown2[:n_b])
                         n_seen = n_b
                     seen_cells = shown
                 n_seen = max(n_seen, 1)

@@ -10,7 +10,7 @@ back to the safe set when that leaves nothing.
 """
 import numpy as np
 
-from ocean._jit import kernel
+from ocean._jit import copy_into, inline_kernel, kernel
 
 from ocean.board import REACH, SECTOR, STEP, WATER
 from ocean.constants import (
@@ -87,7 +87,7 @@ def reset_tracker(trk, board):
 def copy_states(src, dst):
     """Make tracker ``dst`` hold the same candidate states as ``src`` (same cap)."""
     n = src[H_COUNT]
-    dst[HEADER:HEADER + n * STATE_WORDS] = src[HEADER:HEADER + n * STATE_WORDS]
+    copy_into(dst[HEADER:HEADER + n * STATE_WORDS], src[HEADER:HEADER + n * STATE_WORDS])
     dst[H_COUNT] = n
     dst[H_LIFE] = src[H_LIFE]
 
@@ -99,7 +99,7 @@ def _keep_if(states, n, keep):
     for i in range(n):
         if keep[i]:
             if k != i:
-                states[k] = states[i]
+                copy_into(states[k], states[i])
             k += 1
     return k
 
@@ -151,7 +151,7 @@ def _dedup(trk, src, n, dst, in_place):
             entry = table[slot]
             if (entry >> _INDEX_BITS) != gen:
                 if k != i or not in_place:
-                    dst[k] = row
+                    copy_into(dst[k], row)
                 table[slot] = (gen << _INDEX_BITS) | (k + 1)
                 k += 1
                 break
@@ -175,7 +175,7 @@ def _collapse(trk, states, n):
         j = first[key]
         if j < 0:
             if k != i:
-                states[k] = row
+                copy_into(states[k], row)
             first[key] = k
             k += 1
         else:
@@ -196,7 +196,7 @@ def _silence(trk, board, n):
     m = 0
     for i in range(n):
         row = states[i]
-        spare[m] = row
+        copy_into(spare[m], row)
         m += 1
         for d in range(4):
             prev = row
@@ -206,7 +206,7 @@ def _silence(trk, board, n):
                 if cell < 0 or _has(row, F_VISITED, cell):
                     break
                 child = spare[m]
-                child[:] = prev
+                copy_into(child, prev)
                 child[F_CELL] = cell
                 _add(child, F_VISITED, cell)
                 prev = child
@@ -224,7 +224,7 @@ def _surface(trk, board, n, sector):
         if board[SECTOR + cell] != sector:
             continue
         if k != i:
-            states[k] = row
+            copy_into(states[k], row)
         dst = states[k]
         for w in range(4):
             dst[F_VISITED + w] = 0
@@ -243,7 +243,7 @@ def _move(states, board, n, d):
         if target < 0 or _has(row, F_VISITED, target):
             continue
         if k != i:
-            states[k] = row
+            copy_into(states[k], row)
         states[k, F_CELL] = target
         _add(states[k], F_VISITED, target)
         k += 1
@@ -264,7 +264,7 @@ def _own_sonar(states, board, n, sector, answer):
         inside = board[SECTOR + states[i, F_CELL]] == sector
         if inside == (answer == SONAR_YES):
             if k != i:
-                states[k] = states[i]
+                copy_into(states[k], states[i])
             k += 1
     return k
 
@@ -282,7 +282,7 @@ def _torpedo(states, board, n, x, y, assume):
         if assume and damage > 0:
             continue  # it would not hurt itself
         if k != i:
-            states[k] = states[i]
+            copy_into(states[k], states[i])
         states[k, F_PENDING] = _shifted(states[k, F_PENDING], damage)
         k += 1
     return k
@@ -310,7 +310,7 @@ def _trigger(states, board, n, x, y, assume):
         if assume and damage > 0:
             continue
         if k != i:
-            states[k] = row
+            copy_into(states[k], row)
         dst = states[k]
         if found == 1 and not _has(dst, F_MULTI, origin):
             dst[F_ORIGINS + (origin >> 6)] &= ~(np.int64(1) << (origin & 63))
@@ -340,7 +340,7 @@ def _life(states, n, before, now):
     for i in range(n):
         if states[i, F_PENDING] & wanted:
             if k != i:
-                states[k] = states[i]
+                copy_into(states[k], states[i])
             states[k, F_PENDING] = 1
             k += 1
     return k
@@ -354,7 +354,7 @@ def _off_mines(states, n, mines):
         if _has(mines, 0, states[i, F_CELL]):
             continue
         if k != i:
-            states[k] = states[i]
+            copy_into(states[k], states[i])
         k += 1
     return k
 
@@ -404,7 +404,7 @@ def observe(trk, board, own, n_own, sonar_answer, opp, n_opp, opp_life, own_mine
     return n
 
 
-@kernel
+@inline_kernel  # its one caller (observe_from_state) is compiled anyway: no library of its own
 def observe_pair(safe, assume, board, own, n_own, sonar_answer, opp, n_opp, opp_life, own_mines):
     """Update the safe and the assumption tracker with the same news; the assumption
     tracker takes the safe set whenever its own would be empty. An empty safe set can only

@@ -98,8 +98,9 @@ def test_help_is_available_on_every_command():
 
 def test_warmup_loads_every_kernel_family_and_the_bot_then_starts_without_the_hint():
     out = _ocean("warmup")
-    assert [line.split(":")[0] for line in out.stderr.splitlines()] == [
-        "bot program (ocean bot)", "in-process games (arena, studies)", "replays and tracking"]
+    families = ["bot program (ocean bot)", "in-process games (arena, studies)", "replays and tracking"]
+    lines = [line.split(":")[0] for line in out.stderr.splitlines()]
+    assert lines in (families, ["parallel compile (2 processes)"] + families)  # the latter on an empty cache
     assert out.stdout.startswith("compiled kernels ready in ")
     quiet = subprocess.run([sys.executable, "-m", "ocean", "bot"], input="", capture_output=True, text=True)
     assert quiet.returncode == 0 and quiet.stderr == ""

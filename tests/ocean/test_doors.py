@@ -48,3 +48,28 @@ def test_play_is_deterministic_and_replays_through_the_protocol():
     assert len(data["turns"]) == verdict["turns"]
     assert data["turns"][0]["input"][2] == "NA"  # nothing to summarise before player 0's first turn
     assert all(turn["actions"] for turn in data["turns"])  # every turn runs at least one action
+
+
+@pytest.mark.parametrize("bots", [("tunable", "chaser"), ("random", "tunable-v1")])
+def test_the_program_plays_the_lines_of_the_compiled_game(bots):
+    """``ocean bot`` (the bot kernels called one turn at a time on a shadow of the state
+    built from the text input) answers exactly what the same bot played in compiled code."""
+    import io
+
+    from ocean.bots import resolve_bot
+    from ocean.maps import map_rows
+    from ocean.program import run_program
+
+    for seed in (5, 77):
+        _, data = play_with_replay(seed, bots)
+        rows = map_rows(generate_map(seed))
+        for p in range(2):
+            lines = [f"15 15 {p}"] + rows
+            for turn in data["turns"]:
+                if turn["player"] == p:
+                    lines += turn["input"]
+            out = io.StringIO()
+            run_program(resolve_bot(bots[p]), seed, stdin=io.StringIO("\n".join(lines) + "\n"), stdout=out)
+            answers = out.getvalue().splitlines()
+            assert answers[0] == data["start_output"][p]
+            assert answers[1:] == [turn["output"] for turn in data["turns"] if turn["player"] == p], (bots, seed, p)

@@ -1,0 +1,39 @@
+"""``ocean warmup`` on an empty cache splits the compile over two processes by naming
+kernels and their signatures. A named signature that no caller uses would be compiled for
+nothing (and the caller's own would be compiled late, in one process), so each must be the
+only one compiled for its kernel, by either process, and the one this process used."""
+import json
+import os
+import subprocess
+import sys
+
+_CHECK = """
+import json
+from ocean.warmup import _main_chain, _side_kernels, warm_up
+
+def _text(sig):
+    return str(tuple(getattr(sig, "args", sig)))
+
+spent = warm_up()
+kernels = []
+for d, sig in _main_chain() + _side_kernels():
+    cached = sorted({_text(key[0]) for key in d._cache._cache_file._load_index()})
+    kernels.append([d.py_func.__qualname__, [_text(s) for s in d.signatures], cached, _text(sig)])
+print(json.dumps({"spent": spent, "kernels": kernels}))
+"""
+
+
+def test_an_empty_cache_compiles_in_two_processes_the_signatures_the_callers_use(tmp_path):
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    out = subprocess.run([sys.executable, "-c", _CHECK], capture_output=True, text=True, check=True, env=env)
+    report = json.loads(out.stdout.splitlines()[-1])
+    assert "parallel compile" in report["spent"]
+    # Both processes wrote the one folder of this source digest, nothing beside it.
+    assert [p.name for p in tmp_path.iterdir()] == ["cache"]
+    assert len(list((tmp_path / "cache").iterdir())) == 1
+    for name, used, cached, named in report["kernels"]:
+        # Compiled by either process at the named signature only (a caller typed with
+        # another one would have compiled and cached that one too) ...
+        assert cached == [named], (name, cached, named)
+        # ... and, where this process called or linked it, at that signature.
+        assert used in ([], [named]), (name, used, named)

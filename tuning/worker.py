@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
+import threading
 import time
 from dataclasses import dataclass
 from typing import Mapping, Sequence
@@ -101,6 +103,24 @@ def play_batch(params: Mapping[str, float], opponent, seeds: Sequence[int], tria
     return BatchResult(rows, seconds, result.player_turns, f"{socket.gethostname()}:{os.getpid()}")
 
 
+def _interruptible() -> None:
+    """Let ``ray.cancel`` stop this worker's running batch. Ray cancels a running task by raising
+    KeyboardInterrupt through the SIGINT handler; a driver started as a background job of a
+    script starts with SIGINT ignored, and the Ray processes it starts inherit that. Then a pruned
+    trial's batch plays on to its end, and a cancel landing while Ray stores the result calls the
+    ignored handler (``TypeError: 'Handlers' object is not callable``, logged by the driver as an
+    unhandled error)."""
+    if (threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) in (signal.SIG_IGN, signal.SIG_DFL)):
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def _play_batch_on_worker(*args, **kwargs) -> BatchResult:
+    """``play_batch`` in a Ray task: cancellable whatever the driver's signal dispositions."""
+    _interruptible()
+    return play_batch(*args, **kwargs)
+
+
 # One CPU per task: games are single-threaded compiled loops. A task lost with its worker is
 # retried (deterministic, so the retry gives the same games).
-play_batch_task = ray.remote(num_cpus=1, max_retries=3)(play_batch)
+play_batch_task = ray.remote(num_cpus=1, max_retries=3)(_play_batch_on_worker)

@@ -1,4 +1,11 @@
 """The Ray task and pool on a real local Ray: games are a pure function of their inputs."""
+import json
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
 import ray
 
 from ocean.bots import coefficients, resolve_bot
@@ -32,3 +39,45 @@ def test_the_pool_returns_every_batch_and_cancels_a_trials_queue(ray_cluster):
     assert sorted(b.trial for b, _ in done) == [0, 1, 2]
     for b, result in done:
         assert [r["seed"] for r in result.rows] == [b.seeds[0], b.seeds[0], b.seeds[1], b.seeds[1]]
+
+
+_CANCEL_FROM_A_SCRIPT = """
+import json, os, signal, sys, time
+import ray
+from ocean.bots import coefficients, resolve_bot
+from tuning.worker import play_batch_task
+
+log = sys.argv[1]
+ignored = signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+ref = play_batch_task.remote(coefficients.defaults(), resolve_bot("chaser"), list(range(5000, 5600)), 1,
+                             "train", log)
+deadline = time.time() + 120
+while time.time() < deadline and not (os.path.exists(log) and '"start"' in open(log).read()):
+    time.sleep(0.05)
+time.sleep(0.3)
+ray.cancel(ref)
+try:
+    ray.get(ref, timeout=120)
+    outcome = "finished"
+except ray.exceptions.TaskCancelledError:
+    outcome = "cancelled"
+print(json.dumps({"sigint_ignored": ignored, "outcome": outcome}))
+"""
+
+
+def test_a_running_batch_stops_when_cancelled_by_a_driver_started_from_a_script(tmp_path):
+    """A background job of a script starts with SIGINT ignored, and the Ray it starts inherits
+    that; a pruned trial's running batch must still stop when cancelled, without errors."""
+    (tmp_path / "driver.py").write_text(_CANCEL_FROM_A_SCRIPT)
+    log = tmp_path / "batches.jsonl"
+    script = f"{shlex.quote(sys.executable)} driver.py {shlex.quote(str(log))} & wait $!"
+    run = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+    assert run.returncode == 0, run.stderr[-3000:]
+    report = json.loads(run.stdout.strip().splitlines()[-1])
+    assert report == {"sigint_ignored": True, "outcome": "cancelled"}
+    events = [json.loads(line)["event"] for line in log.read_text().splitlines()]
+    assert events == ["start"]  # the batch never reported its games
+    for noise in ("Unhandled error", "Traceback", "not callable"):
+        assert noise not in run.stderr

@@ -7,7 +7,6 @@ the same study file stores (per-trial parameters, values and every game row)?"""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import time
 import uuid
@@ -16,6 +15,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
+from tests.tuning.private_pg import PrivatePostgres, postgres_bin
 from tuning.chaos import (AuditLog, Drill, DriverProcess, chaos_study_toml, compare_digests, duplicate_rows,
                           inconsistent_trials, read_digest, run_undisturbed)
 
@@ -132,33 +132,37 @@ def test_four_drivers_on_one_postgres_study_create_exactly_the_target(reference,
 
 # --- the database goes away -----------------------------------------------------------------------
 
-def _pg_ctl(action: str) -> None:
-    command = ["pg_ctlcluster", "--skip-systemctl-redirect", sorted(os.listdir("/etc/postgresql"))[0], "main"]
-    running = subprocess.run([*command, "status"], timeout=60, capture_output=True).returncode == 0
-    if running != (action == "start"):
-        subprocess.run([*command, action], check=True, timeout=120, capture_output=True)
+@pytest.fixture(scope="module")
+def private_pg():
+    """A PostgreSQL server of this module's own, to stop and start at will."""
+    if postgres_bin() is None:
+        pytest.skip("needs the PostgreSQL server programs (initdb, pg_ctl) for a private cluster")
+    server = PrivatePostgres()
+    try:
+        server.start()
+        yield server
+    finally:
+        server.remove()
 
 
 @pytest.fixture
-def own_pg(pg_admin):
-    """A database of our own (the shared fixture's admin connection would not survive the
-    restart), its URL carrying a password that must never be printed (trust auth ignores it)."""
-    if shutil.which("pg_ctlcluster") is None or not os.path.isdir("/etc/postgresql"):
-        pytest.skip("needs pg_ctlcluster to stop and start the local PostgreSQL")
+def own_pg(private_pg):
+    """A fresh database on the private server, its URL carrying a password that must never be
+    printed (trust auth ignores it)."""
     name = f"ocean_outage_{uuid.uuid4().hex[:10]}"
 
-    def admin(sql: str) -> None:
-        engine = sa.create_engine(pg_admin, isolation_level="AUTOCOMMIT")
+    def admin(sql: str) -> None:  # a new connection each time: a pooled one would not survive the restart
+        engine = sa.create_engine(private_pg.url(), isolation_level="AUTOCOMMIT", poolclass=sa.NullPool)
         with engine.connect() as conn:
             conn.execute(sa.text(sql))
         engine.dispose()
 
+    private_pg.start()  # whatever the previous test left
     admin(f'CREATE DATABASE "{name}"')
-    url = sa.make_url(pg_admin).set(database=name, password="outage-pw-7f3a").render_as_string(hide_password=False)
     try:
-        yield url
+        yield private_pg.url(name, password="outage-pw-7f3a")
     finally:
-        _pg_ctl("start")  # whatever happened, leave PostgreSQL running
+        private_pg.start()
         admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
@@ -167,15 +171,16 @@ def _started_playing(url: str, proc: DriverProcess) -> None:
     assert _stored(url, "chaos") < NEEDED  # the outage comes mid-study
 
 
-def test_postgres_restarted_mid_study_the_driver_waits_and_carries_on(reference, ray_cluster, own_pg, tmp_path):
+def test_postgres_restarted_mid_study_the_driver_waits_and_carries_on(reference, ray_cluster, private_pg, own_pg,
+                                                                     tmp_path):
     (tmp_path / "chaos.toml").write_text(_toml("chaos"))
     proc = DriverProcess(["launch", "chaos.toml", "--ray-address", ray_cluster], cwd=tmp_path,
                          env=_env(own_pg, tmp_path), index=0)
     try:
         _started_playing(own_pg, proc)
-        _pg_ctl("stop")
+        private_pg.stop()
         _wait_for(lambda: "unreachable" in proc.stderr(), "the driver noticed the outage", proc)
-        _pg_ctl("start")
+        private_pg.start()
         code = _finish(proc)
     finally:
         if proc.poll() is None:
@@ -190,22 +195,22 @@ def test_postgres_restarted_mid_study_the_driver_waits_and_carries_on(reference,
 
 
 def test_an_outage_longer_than_the_patience_stops_with_one_line_and_resume_finishes(reference, ray_cluster,
-                                                                                   own_pg, tmp_path):
+                                                                                   private_pg, own_pg, tmp_path):
     (tmp_path / "chaos.toml").write_text(_toml("chaos"))
     env = _env(own_pg, tmp_path, OCEAN_DB_PATIENCE="2")
     proc = DriverProcess(["launch", "chaos.toml", "--ray-address", ray_cluster], cwd=tmp_path, env=env, index=0)
     try:
         _started_playing(own_pg, proc)
-        _pg_ctl("stop")
+        private_pg.stop()
         code = _finish(proc)  # gives up on its own once the patience is spent
     finally:
-        _pg_ctl("start")
+        private_pg.start()
         if proc.poll() is None:
             proc.kill()
     err = proc.stderr()
     assert code == 2, err[-2000:]
     last = err.strip().splitlines()[-1]
-    assert last.startswith("error: database postgresql+psycopg://postgres:***@127.0.0.1:5432/")
+    assert last.startswith(f"error: database postgresql+psycopg://postgres:***@127.0.0.1:{private_pg.port}/")
     assert "unreachable for" in last and "tune resume chaos" in last
     assert "Traceback" not in err and "outage-pw-7f3a" not in err + proc.stdout()
     stopped = read_digest(own_pg, "chaos")

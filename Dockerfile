@@ -12,14 +12,14 @@ RUN useradd --create-home --uid 1000 lab
 WORKDIR /lab
 
 COPY pyproject.toml README.md ./
+COPY .ci/constraints.txt ./.ci/constraints.txt
 COPY ocean ./ocean
 COPY tuning ./tuning
 COPY studies ./studies
-RUN pip install . && mkdir -p "$NUMBA_CACHE_DIR" && chown -R lab:lab /lab "$NUMBA_CACHE_DIR"
+RUN pip install -c .ci/constraints.txt . && mkdir -p "$NUMBA_CACHE_DIR" && chown -R lab:lab /lab "$NUMBA_CACHE_DIR"
 
 USER lab
-# Compile the engine once into the image's cache, so no worker pays the cold compile.
-RUN python -c "from ocean.bots import resolve_bot, BotSpec, coefficients; from ocean.match import play_pairs; \
-play_pairs(BotSpec('warm', 'tunable', coefficients.defaults()), resolve_bot('chaser'), [1])"
+# Compile the engine and the bots once into the image's cache, so no worker pays the cold compile.
+RUN ocean warmup
 
 CMD ["tune", "--help"]

@@ -352,3 +352,18 @@ def test_a_broken_link_is_reported(tmp_path):
     problems = broken_links(text, page)
     assert problems == ["page.md:2: link to missing.md: no such file",
                         "page.md:2: link to img/missing.png: no such file"]
+
+
+def test_the_readmes_two_commands_install_the_tested_versions_and_ci_runs_the_test_command():
+    readme = (ROOT / "README.md").read_text()
+    blocks = re.findall(r"```bash\n(.*?)\n```", readme, re.S)
+    main, tests = blocks[0], blocks[1]
+    assert readme.index(main) < readme.index("## ")  # both at the top, before the first section
+    for command in (main, tests):
+        assert "pip install -c .ci/constraints.txt -e " in command
+    assert (ROOT / ".ci" / "constraints.txt").exists()
+    test_command = tests.split(" && ")[-1]
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert f"OCEAN_NO_SKIPS=1 {test_command} -x\n" in ci  # CI runs what the README promises...
+    assert f"OCEAN_NO_SKIPS=1 {test_command} -x -m drill\n" in ci  # ...and the drills it leaves out
+    assert "-c .ci/constraints.txt" in ci

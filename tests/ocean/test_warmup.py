@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 _CHECK = """
 import json
 from ocean.warmup import _main_chain, _side_kernels, warm_up
@@ -23,6 +25,7 @@ print(json.dumps({"spent": spent, "kernels": kernels}))
 """
 
 
+@pytest.mark.drill  # a whole cold compile in two processes (about 15 s): CI runs it, the README's command not
 def test_an_empty_cache_compiles_in_two_processes_the_signatures_the_callers_use(tmp_path):
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
     out = subprocess.run([sys.executable, "-c", _CHECK], capture_output=True, text=True, check=True, env=env)

@@ -71,7 +71,9 @@ def test_one_image_built_from_the_dockerfile_installs_the_package(compose):
     images = {s.get("image") for s in compose["services"].values() if s is not compose["services"]["postgres"]}
     assert images == {"ocean-lab:latest"} and compose["services"]["ray-head"]["build"] == "."
     dockerfile = (ROOT / "Dockerfile").read_text()
-    assert "pip install ." in dockerfile and "COPY ocean" in dockerfile and "COPY tuning" in dockerfile
+    assert "pip install -c .ci/constraints.txt ." in dockerfile and "COPY ocean" in dockerfile
+    assert "COPY tuning" in dockerfile and "COPY .ci/constraints.txt" in dockerfile  # the tested versions
+    assert "RUN ocean warmup" in dockerfile  # compiled into the image, no worker pays the cold compile
     assert "USER lab" in dockerfile  # not root
     ignored = (ROOT / ".dockerignore").read_text().split()
     assert ".venv" in ignored and ".git" in ignored

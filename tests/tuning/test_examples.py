@@ -7,7 +7,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.tuning.processes import last_json, run_tune
+
+# A long drill: CI runs it (.ci/run), the README's test command leaves it out.
+# The example bot tuned end to end (about 15 s).
+pytestmark = pytest.mark.drill
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "studies" / "examples"
 

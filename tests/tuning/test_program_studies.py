@@ -24,6 +24,11 @@ from tests.programs.build import HERE, build_c, build_java
 from tests.tuning.processes import last_json, run_tune
 from tuning.chaos import DriverProcess, compare_digests, duplicate_rows, inconsistent_trials, read_digest
 
+# A long drill: CI runs it (.ci/run), the README's test command leaves it out.
+# Program studies end to end on SQLite and PostgreSQL (about 1.5 min).
+pytestmark = pytest.mark.drill
+
+
 PY = sys.executable
 GUARD = 300  # seconds a subprocess may take before it counts as hung (a guard, not a measurement)
 
@@ -32,8 +37,6 @@ GUARD = 300  # seconds a subprocess may take before it counts as hung (a guard, 
 def programs(tmp_path_factory):
     folder = tmp_path_factory.mktemp("built")
     return {"c": build_c(folder / "c"), "java": build_java(folder / "java"), "py": f"{PY} {HERE / 'knob.py'}"}
-
-
 
 
 def _study(name: str, command: str, *, search: str = "skill = { low = 0.9, high = 1.0, default = 0.9 }",

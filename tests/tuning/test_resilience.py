@@ -17,7 +17,12 @@ import sqlalchemy as sa
 
 from tests.tuning.private_pg import PrivatePostgres, postgres_bin
 from tuning.chaos import (AuditLog, Drill, DriverProcess, chaos_study_toml, compare_digests, duplicate_rows,
+
                           inconsistent_trials, read_digest, run_undisturbed)
+
+# A long drill: CI runs it (.ci/run), the README's test command leaves it out.
+# Kill drills and outages (about 1.5 min).
+pytestmark = pytest.mark.drill
 
 STUDY = dict(n_trials=6, pairs=120, batch_pairs=40, panel=["stealth-v1", "hunter-v1"])
 OPPONENTS = STUDY["panel"]

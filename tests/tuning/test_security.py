@@ -16,6 +16,11 @@ import yaml
 
 from tests.tuning.test_cli import TINY
 
+# A long drill: CI runs it (.ci/run), the README's test command leaves it out.
+# A password through every command (about 20 s).
+pytestmark = pytest.mark.drill
+
+
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = f"Pw-{uuid.uuid4().hex[:12]}-secret"
 

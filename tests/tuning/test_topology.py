@@ -18,6 +18,11 @@ import textwrap
 from tests.programs.build import HERE
 from tests.tuning.test_cli import TINY
 
+# A long drill: CI runs it (.ci/run), the README's test command leaves it out.
+# Multi-node Ray clusters started with ray start (about 1 min).
+pytestmark = pytest.mark.drill
+
+
 KNOB = HERE / "knob.py"
 
 

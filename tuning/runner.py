@@ -15,8 +15,10 @@ Crash safety (exercised by ``tuning.chaos`` and tests/tuning/test_resilience*.py
   missing ones are played, with its stored parameters (completed if the driver died half-way
   through storing them);
 - trials are created under a study lock that counts them first, so any number of drivers
-  create exactly the target; trial N's random draws are seeded by (sampler seed, N), so a
-  study killed and resumed any number of times proposes what an undisturbed one would;
+  create exactly the target; trial N's random draws are seeded by (sampler seed, N), so with
+  the random sampler (and in TPE/CMA-ES's startup trials) a study killed and resumed any
+  number of times proposes what an undisturbed one would; after the startup trials a model
+  proposes from the trials finished when it asks, which timing decides, killed or not;
 - every database call goes through ``tuning.retry``: an outage is ridden out with backoff, or
   ends the run with one line after ``$OCEAN_DB_PATIENCE`` seconds; a trial is told only after
   all its games are stored, so its value always matches its stored games.

@@ -272,8 +272,17 @@ class GameStore:
             session.merge(ValidationRecord(study=self.study, updated_at=time.time(), **fields))
 
     def validations(self) -> list[ValidationRecord]:
-        """Every validated trial of the study, best first (score, then lower bound)."""
+        """The validated trials of the study's latest validation settings, best first (score,
+        then lower bound). Settings are the games per opponent and the held-out seed range: a
+        score on 200 games and one on 1,000, or on other maps, are not compared, so a
+        ``tune validate`` with other ``--games`` sets aside (keeps, but does not rank) the
+        results of earlier settings. Results of a smaller ``--top`` on the same settings do rank."""
         v = ValidationRecord
-        stmt = sa.select(v).where(v.study == self.study).order_by(v.score.desc(), v.low.desc(), v.trial)
         with self._session() as session:
+            latest = session.execute(sa.select(v.games, v.seeds).where(v.study == self.study)
+                                     .order_by(v.updated_at.desc(), v.trial).limit(1)).first()
+            if latest is None:
+                return []
+            stmt = (sa.select(v).where(v.study == self.study, v.games == latest.games, v.seeds == latest.seeds)
+                    .order_by(v.score.desc(), v.low.desc(), v.trial))
             return list(session.scalars(stmt))

@@ -68,6 +68,22 @@ def test_validating_again_replays_nothing_and_more_games_only_adds_the_missing(r
     assert {v.games for v in ran.games.validations()} == {60}
 
 
+def test_best_is_ranked_among_the_latest_settings_only(ran):
+    """Validate the top 2 on 40 games, then only the top 1 on 20: the earlier runner-up (scored on
+    other maps and more games) no longer competes for best, yet a later run on the first settings
+    ranks every trial validated on them again."""
+    first = validate_study(ran, pool=FakePool(p_win=_p_win))
+    assert len(first) == 3
+    smaller = validate_study(ran, games=20, top_k=1, pool=FakePool(p_win=_p_win))
+    ranked = ran.games.validations()
+    assert [v.trial for v in ranked] == [r.trial for r in smaller] and len(ranked) == 2
+    assert {(v.games, v.seeds) for v in ranked} == {(20, "5000..5009")}
+    runner_up = next(r.trial for r in first if r.trial not in {v.trial for v in ranked})
+    assert runner_up != 0  # its 40-game result is kept aside, not ranked against 20-game ones
+    validate_study(ran, pool=FakePool(p_win=_p_win))  # the first settings again: replayed from stored games
+    assert sorted(v.trial for v in ran.games.validations()) == sorted(r.trial for r in first)
+
+
 def test_bad_validation_options_are_user_errors(ran, sqlite_url):
     with pytest.raises(SpecError, match="even"):
         validate_study(ran, games=41, pool=FakePool())

@@ -46,6 +46,8 @@ _SEARCH = ("silence_cost", "surface_cost", "torpedo_hit_threshold", "torpedo_hit
            "trigger_hit_threshold", "stealth_weight", "space_weight", "mine_danger_weight", "retaliation_weight",
            "discount", "mine_spacing", "sonar_window", "engage_distance", "approach_weight", "wall_weight",
            "mine_priority")
+_CLUSTER_BATCHES = 120  # batches per trial of studies/cluster.toml
+_CLUSTER_ROWS = 100  # games per batch there
 _RAY = os.path.join(os.path.dirname(sys.executable), "ray")  # the environment's own ray command
 
 
@@ -85,7 +87,7 @@ def ensure_auth_env(argv: list[str]) -> None:
 
 
 @contextlib.contextmanager
-def local_cluster(nodes: int, cpus_per_node: int, *, timeout: float = 120.0) -> Iterator[str]:
+def local_cluster(nodes: int, cpus_per_node: int, *, timeout: float = 180.0) -> Iterator[str]:
     """A head node (no CPUs: it plays nothing) and ``nodes`` worker nodes of ``cpus_per_node``
     logical CPUs, each a ``ray start --block`` process group on loopback; yields the address.
     Every process it started is stopped on exit (by process group, nothing else)."""
@@ -95,31 +97,46 @@ def local_cluster(nodes: int, cpus_per_node: int, *, timeout: float = 120.0) -> 
     temp = f"/tmp/rs-{uuid.uuid4().hex[:6]}"  # short: Ray's socket paths must stay under 108 bytes
     common = ["--node-ip-address=127.0.0.1", "--object-store-memory=200000000", "--block"]
 
+    logs = open(f"{temp}.log", "ab")  # the nodes' own output, kept if the cluster does not come up
+
     def start(args):
         return subprocess.Popen([_RAY, "start", *args, *common], env=env, start_new_session=True,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                stdout=logs, stderr=subprocess.STDOUT)
 
     procs = [start(["--head", f"--port={port}", "--num-cpus=0", "--include-dashboard=false", f"--temp-dir={temp}"])]
     address = f"127.0.0.1:{port}"
     want = f"/{float(nodes * cpus_per_node)} CPU"
+    up = False
     try:
         deadline = time.monotonic() + timeout
         while True:
             status = subprocess.run([_RAY, "status", f"--address={address}"], env=env, capture_output=True,
                                     text=True)
             if status.returncode == 0 and len(procs) == 1:
-                procs += [start([f"--address={address}", f"--num-cpus={cpus_per_node}"]) for _ in range(nodes)]
+                # nodes on one host: each needs its own agent ports (the defaults are fixed numbers)
+                for _ in range(nodes):  # one at a time: nodes registering at once can fail to join
+                    procs.append(start([f"--address={address}", f"--num-cpus={cpus_per_node}",
+                                        f"--dashboard-agent-listen-port={_free_port()}",
+                                        f"--metrics-export-port={_free_port()}"]))
+                    time.sleep(2)
             if want in status.stdout:
+                up = True
                 break
+            for i, proc in enumerate(procs[1:], 1):
+                if proc.poll() is not None:  # a node that timed out starting on a loaded machine: again
+                    procs[i] = start(proc.args[2:-len(common)])
             if time.monotonic() > deadline:
                 raise RuntimeError(f"the local Ray cluster did not come up with {nodes * cpus_per_node} CPUs "
-                                   f"in {timeout:.0f} s")
+                                   f"in {timeout:.0f} s (its nodes' output: {temp}.log)")
             time.sleep(1)
         yield address
     finally:
         for proc in reversed(procs):
             _stop(proc)
+        logs.close()
         subprocess.run(["rm", "-rf", temp], check=False)
+        if up:
+            os.unlink(f"{temp}.log")
 
 
 @contextlib.contextmanager
@@ -194,10 +211,7 @@ def _install_profile(profile: _Profile) -> None:
     profile.wrap(ray, "get", "ray_results")
     profile.wrap(pool_mod.BatchPool, "submit", "ray_submit")
     profile.wrap(pool_mod.BatchPool, "cancel_trial", "ray_submit")
-    profile.wrap(GameStore, "add_games", "inserts")
-    for name in ("add_batches",):
-        if hasattr(GameStore, name):
-            profile.wrap(GameStore, name, "inserts")
+    profile.wrap(GameStore, "add_batches", "inserts")
     profile.wrap(runner_mod.StudyRunner, "_ask", "optuna_ask")
     profile.wrap(runner_mod.StudyRunner, "_write", "optuna_tell")
     profile.wrap(runner_mod.StudyRunner, "_beat", "heartbeat")
@@ -280,24 +294,30 @@ def _measure(url: str, *, address: str, trials: int, seeds: int, batch_pairs: in
     pool = BatchPool(workers + 1, bot=bot)
     _warm(pool, handle.space.full_params(handle.space.reference_params()), handle.panel[0], workers, log)
     stamps: list[tuple[float, int]] = []
-    original = runner_mod.StudyRunner._on_result
+    original = runner_mod.StudyRunner._on_results
 
-    def on_result(self, pool_, batch, result):  # the real handler, plus a time stamp per batch
-        original(self, pool_, batch, result)
-        stamps.append((time.perf_counter(), 0 if isinstance(result, Exception) else len(result.rows)))
+    def on_results(self, pool_, ready):  # the real handler, plus a time stamp per batch
+        original(self, pool_, ready)
+        now = time.perf_counter()
+        stamps.extend((now, 0 if isinstance(r, Exception) else len(r.rows)) for _, r in ready)
 
     profile = _Profile()
     _install_profile(profile)
-    runner_mod.StudyRunner._on_result = on_result
+    runner_mod.StudyRunner._on_results = on_results
     cpu0 = time.process_time()
     try:
         report = runner_mod.StudyRunner(handle, pool=pool).run()
     finally:
-        runner_mod.StudyRunner._on_result = original
+        runner_mod.StudyRunner._on_results = original
         profile.restore()
     cpu = time.process_time() - cpu0
     rows = handle.games.count_games(phase="train")
     n_trials = len(handle.trials())
+    by_trial = handle.games.games_by_trial("train")
+    per_trial = 2 * seeds * len(handle.panel)
+    complete = [t.number for t in handle.trials() if t.state.name == "COMPLETE"]
+    # a complete trial holds exactly its games: none lost, none twice
+    short = sum(1 for n in complete if by_trial.get(n, 0) != per_trial)
     handle.close()
     wall = report.wall_seconds
     batches = len(stamps)
@@ -309,6 +329,8 @@ def _measure(url: str, *, address: str, trials: int, seeds: int, batch_pairs: in
     accounted = sum(p.seconds for k, p in profile.parts.items() if k != "idle_wait")
     parts["other"] = {"seconds": round(busy - accounted, 3), "share_of_busy": round((busy - accounted) / busy, 4)}
     inserts = profile.parts["inserts"]
+    per_trial_s = (profile.parts["optuna_ask"].seconds + profile.parts["optuna_tell"].seconds) / max(1, n_trials)
+    per_batch = (busy - profile.parts["optuna_ask"].seconds - profile.parts["optuna_tell"].seconds) / max(1, batches)
     ray.shutdown()
     return {
         "workers": workers, "trials": n_trials, "batches": batches, "rows": report.games, "rows_stored": rows,
@@ -322,6 +344,11 @@ def _measure(url: str, *, address: str, trials: int, seeds: int, batch_pairs: in
         "db_ms_per_insert_call": round(1000 * inserts.seconds / max(1, inserts.calls), 3),
         "profile": parts,
         "complete": report.complete, "pruned": report.pruned, "failed": report.failed,
+        "games_per_trial": per_trial, "complete_trials_with_wrong_game_count": short,
+        # the driver's cost split: per trial (ask, tell) and per batch (everything else)
+        "driver_ms_per_trial": round(1000 * per_trial_s, 2), "driver_ms_per_batch": round(1000 * per_batch, 3),
+        "driver_cpu_share": round(cpu / wall, 3),
+        "ceiling_rows_per_cpu_s": round(report.games / max(cpu, 1e-9), 1),
     }
 
 
@@ -337,6 +364,15 @@ def run_scale_bench(*, nodes: int, cpus_per_node: int, trials: int, seeds: int, 
             figures = _measure(url, address=address, trials=trials, seeds=seeds, batch_pairs=batch_pairs,
                                in_flight=in_flight, sampler=sampler, log=log)
     real = _real_bot_rate()
+    # The cluster study (studies/cluster.toml): 1000 maps x 6 opponents in batches of 50 maps,
+    # so 120 batches of 100 games per trial; one driver's rate on that shape, from the costs
+    # measured here per batch and per trial (busy time, so slowed by whatever shares the cores).
+    batch_s = figures["driver_ms_per_batch"] / 1000 + figures["driver_ms_per_trial"] / 1000 / _CLUSTER_BATCHES
+    figures.update({
+        "cluster_study_batches_per_s": round(1 / batch_s, 1),
+        "cluster_study_rows_per_s": round(_CLUSTER_ROWS / batch_s, 1),
+        "projected_worker_cores_cluster_study": int(_CLUSTER_ROWS / batch_s / real),
+    })
     figures.update({
         "nodes": nodes, "cpus_per_node": cpus_per_node, "cores": os.cpu_count(), "seeds": seeds,
         "batch_pairs": batch_pairs, "trials_in_flight": in_flight, "sampler": sampler,

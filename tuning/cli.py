@@ -430,18 +430,44 @@ def bench(
     program: Optional[str] = typer.Option(None, "--program", help="Play an external program (command; {game_seed} "
                                                                    "allowed) as the study's bot: process games."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object as the last line."),
+    scale: bool = typer.Option(False, "--scale", help="Instead: the driver's sustained batches/s and rows/s on a "
+                                                      "local multi-node Ray with near-free games, into PostgreSQL."),
+    nodes: int = typer.Option(4, "--nodes", help="With --scale: Ray worker nodes started on this machine."),
+    node_cpus: int = typer.Option(8, "--node-cpus", help="With --scale: logical CPUs of each node."),
+    scale_trials: int = typer.Option(300, "--scale-trials", help="With --scale: trials of the measured study."),
+    seeds: int = typer.Option(200, "--seeds", help="With --scale: maps per trial and opponent (random, chaser)."),
+    in_flight: int = typer.Option(16, "--in-flight", help="With --scale: trials in flight."),
+    sampler: str = typer.Option("tpe", "--sampler", help="With --scale: tpe, random, cmaes or gp."),
 ) -> None:
     """Games/s on 1 and 2 Ray workers vs the engine alone, scheduling overhead, storage time per trial
-    (with --program: games of that program, without the storage measurement)."""
+    (with --program: games of that program, without the storage measurement). With --scale: what one
+    driver and one database sustain (see docs/benchmarks.md)."""
     from tuning.bench import run_bench
 
     if min(pairs, batch_pairs, repeats) < 1 or trials < 0:
         _fail("--pairs, --batch-pairs and --repeats must be at least 1, --trials at least 0")
+    if scale:
+        if min(nodes, node_cpus, scale_trials, seeds, in_flight) < 1:
+            _fail("--nodes, --node-cpus, --scale-trials, --seeds and --in-flight must be at least 1")
+        if sampler not in ("tpe", "random", "cmaes", "gp"):
+            _fail(f"--sampler: unknown sampler {sampler!r}; use tpe, random, cmaes or gp")
+        from tuning.scalebench import ensure_auth_env, run_scale_bench
+
+        ensure_auth_env(sys.argv[1:])
+        figures = run_scale_bench(nodes=nodes, cpus_per_node=node_cpus, trials=scale_trials, seeds=seeds,
+                                  batch_pairs=batch_pairs, in_flight=in_flight, sampler=sampler, storage=storage,
+                                  log=lambda line: typer.echo(line, err=True))
+        _print_figures(figures, as_json)
+        return
     try:
         figures = run_bench(pairs=pairs, batch_pairs=batch_pairs, opponent=opponent, trials=trials, storage=storage,
                             log=lambda line: typer.echo(line, err=True), repeats=repeats, program=program)
     except (ValueError, OSError) as exc:
         _fail(str(exc))
+    _print_figures(figures, as_json)
+
+
+def _print_figures(figures: dict, as_json: bool) -> None:
     if as_json:
         typer.echo(json.dumps(figures))
     else:

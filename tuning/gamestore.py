@@ -23,6 +23,12 @@ __all__ = ["GameStore"]
 _SCORE = {"a": 1.0, "b": 0.0, "draw": 0.5}
 
 
+_GAME_KEY = ("study", "trial", "phase", "opponent", "seed", "side")  # uq_ocean_games_game
+_STAT_COLUMNS = tuple(f"{p}_{stat}" for p in "ab" for stat in STATS)
+_BULK_COLUMNS = (*_GAME_KEY, "winner", "score", "a_lives", "b_lives", "turns", "end_reason", "duration_ms",
+                 "created_at", "a_error", "b_error", *_STAT_COLUMNS)
+
+
 def _clip(text: str | None) -> str | None:
     return None if text is None else text[:400]
 
@@ -35,6 +41,7 @@ class GameStore:
         self.study = study
         self._sessions = sessionmaker(engine, expire_on_commit=False)
         self._insert = postgresql.insert if engine.dialect.name == "postgresql" else sqlite.insert
+        self._bulk: sa.TextClause | None = None  # PostgreSQL's bulk insert, built once
 
     @contextmanager
     def _session(self) -> Iterator[Session]:
@@ -55,27 +62,61 @@ class GameStore:
                   seconds: float) -> None:
         """Store a finished batch (``PairResults.rows()`` dicts); games already stored stay as
         they are."""
-        if not rows:
-            return
-        now = time.time()
-        per_game_ms = 1000.0 * seconds / len(rows)
-        values = []
-        for row in rows:
-            record = {
-                "study": self.study, "trial": trial, "phase": phase, "opponent": opponent,
-                "seed": row["seed"], "side": row["a_side"], "winner": row["winner"],
-                "score": _SCORE[row["winner"]], "a_lives": row["a_lives"], "b_lives": row["b_lives"],
-                "turns": row["turns"], "end_reason": row["end"], "duration_ms": per_game_ms,
-                "created_at": now, "a_error": _clip(row.get("a_error")), "b_error": _clip(row.get("b_error")),
-            }
-            for stat in STATS:
-                record[f"a_{stat}"] = row[f"a_{stat}"]
-                record[f"b_{stat}"] = row[f"b_{stat}"]
-            values.append(record)
-        stmt = self._insert(GameRecord).on_conflict_do_nothing(
-            index_elements=["study", "trial", "phase", "opponent", "seed", "side"])
+        self.add_batches([(trial, phase, opponent, rows, seconds)])
+
+    def add_batches(self, batches: Sequence[tuple[int, str, str, Sequence[dict], float]]) -> int:
+        """Store finished batches, each (trial, phase, opponent, rows, seconds), in one statement
+        and one transaction; games already stored stay as they are. Returns the rows given.
+
+        PostgreSQL gets one ``INSERT ... SELECT FROM unnest(column arrays) ON CONFLICT DO
+        NOTHING``: a fixed statement whatever the number of rows, one round trip, no per-row
+        parameters; SQLite (in-process, no round trips) an ``executemany``."""
+        columns = self._columns(batches)
+        n = len(columns["seed"])
+        if not n:
+            return 0
         with self._session() as session:
-            session.execute(stmt, values)
+            if self.engine.dialect.name == "postgresql":
+                session.execute(self._bulk_statement(), columns)
+            else:
+                stmt = self._insert(GameRecord).on_conflict_do_nothing(index_elements=list(_GAME_KEY))
+                session.execute(stmt, [{k: v[i] for k, v in columns.items()} for i in range(n)])
+        return n
+
+    def _columns(self, batches) -> dict[str, list]:
+        """The rows of ``batches`` as one list per column of ``ocean_games``."""
+        now = time.time()
+        cols: dict[str, list] = {name: [] for name in _BULK_COLUMNS}
+        for trial, phase, opponent, rows, seconds in batches:
+            k = len(rows)
+            if not k:
+                continue
+            for name, value in (("study", self.study), ("trial", trial), ("phase", phase),
+                                ("opponent", opponent), ("duration_ms", 1000.0 * seconds / k), ("created_at", now)):
+                cols[name].extend([value] * k)
+            cols["seed"].extend(r["seed"] for r in rows)
+            cols["side"].extend(r["a_side"] for r in rows)
+            cols["winner"].extend(r["winner"] for r in rows)
+            cols["score"].extend(_SCORE[r["winner"]] for r in rows)
+            cols["a_lives"].extend(r["a_lives"] for r in rows)
+            cols["b_lives"].extend(r["b_lives"] for r in rows)
+            cols["turns"].extend(r["turns"] for r in rows)
+            cols["end_reason"].extend(r["end"] for r in rows)
+            cols["a_error"].extend(_clip(r.get("a_error")) for r in rows)
+            cols["b_error"].extend(_clip(r.get("b_error")) for r in rows)
+            for stat in _STAT_COLUMNS:
+                cols[stat].extend(r[stat] for r in rows)
+        return cols
+
+    def _bulk_statement(self) -> sa.TextClause:
+        if self._bulk is None:
+            dialect = self.engine.dialect
+            table = GameRecord.__table__
+            arrays = ", ".join(f"CAST(:{name} AS {table.c[name].type.compile(dialect)}[])" for name in _BULK_COLUMNS)
+            self._bulk = sa.text(
+                f"INSERT INTO {table.name} ({', '.join(_BULK_COLUMNS)}) SELECT * FROM unnest({arrays}) "
+                f"ON CONFLICT ({', '.join(_GAME_KEY)}) DO NOTHING")
+        return self._bulk
 
     def pair_scores(self, trial: int, phase: str) -> dict[tuple[str, int], float]:
         """(opponent, seed) -> pair score, for the pairs whose two games are both stored."""

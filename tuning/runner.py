@@ -52,6 +52,8 @@ T = TypeVar("T")
 
 LEASE_TTL = 60.0  # seconds a trial stays ours without a heartbeat
 HEARTBEAT = 10.0  # seconds between lease renewals (and the loop's longest sleep)
+# A trial's running score goes to Optuna (an intermediate value, one write) at most this often.
+REPORT_EVERY = 1.0  # seconds
 MAX_FAILS_IN_A_ROW = 3  # trials failing back to back mean a broken setup, not bad coefficients
 TRAIN = "train"
 # A program disqualified in more than half of a trial's games (after at least this many) fails the
@@ -130,6 +132,7 @@ class _OpenTrial:
     game_seconds: float = 0.0
     storage_seconds: float = 0.0
     started: float = field(default_factory=time.time)
+    reported_at: float = -math.inf  # time.monotonic() of the last intermediate value
 
     @property
     def number(self) -> int:
@@ -198,8 +201,9 @@ class StudyRunner:
                         break
                     time.sleep(min(self.heartbeat, 2.0))  # another driver's trials: wait, maybe adopt
                     continue
-                for batch, result in pool.wait(timeout=self.heartbeat):
-                    self._on_result(pool, batch, result)
+                ready = pool.wait(timeout=self.heartbeat)
+                if ready:
+                    self._on_results(pool, ready)
                 self._emit()
         except KeyboardInterrupt:
             self.report.interrupted = True
@@ -332,23 +336,43 @@ class StudyRunner:
         self._open(trial, scores=self._db(lambda: self.h.games.pair_scores(frozen.number, TRAIN)),
                    errors=self._db(lambda: self.h.games.bot_errors(frozen.number, TRAIN)))
 
-    def _on_result(self, pool: BatchPool, batch: Batch, result) -> None:
+    def _on_results(self, pool: BatchPool, ready: list[tuple[Batch, object]]) -> None:
+        """Handle the batches that finished together: their games are stored first, all in one
+        statement and one transaction (also those of a trial pruned meanwhile: they were
+        played), then each trial they belong to is looked at once: finished, or its running
+        score reported and the pruning test run."""
+        played = [(b, r) for b, r in ready if not isinstance(r, Exception)]
+        storage = 0.0
+        if played:
+            t0 = time.perf_counter()
+            self._db(lambda: self.h.games.add_batches(
+                [(b.trial, TRAIN, b.opponent.name, r.rows, r.seconds) for b, r in played]))
+            storage = time.perf_counter() - t0
+            self.report.storage_seconds += storage
+        rows = sum(len(r.rows) for _, r in played) or 1
+        looks: dict[int, _OpenTrial] = {}
+        for batch, result in ready:
+            share = 0.0 if isinstance(result, Exception) else storage * len(result.rows) / rows
+            op = self._absorb(pool, batch, result, share)
+            if op is not None:
+                looks[op.number] = op
+        for op in looks.values():
+            if self.open.get(op.number) is op:  # not failed by a later batch of the same round
+                self._look(pool, op)
+
+    def _absorb(self, pool: BatchPool, batch: Batch, result, storage: float) -> _OpenTrial | None:
+        """Count a finished (and stored) batch into its trial; the trial if it is still open."""
         op = self.open.get(batch.trial)
         if isinstance(result, Exception):
             if op is not None:
                 self._fail(pool, op, result)
-            return
-        t0 = time.perf_counter()
-        self._db(lambda: self.h.games.add_games(trial=batch.trial, phase=TRAIN, opponent=batch.opponent.name,
-                                                rows=result.rows, seconds=result.seconds))
-        storage = time.perf_counter() - t0
-        self.report.storage_seconds += storage
+            return None
         self.report.games += batch.games
         self.report.game_seconds += result.seconds
         self._games_done += batch.games
         if op is None:  # its trial was pruned or failed while this batch ran
             self.report.games_wasted += batch.games
-            return
+            return None
         op.outstanding -= 1
         op.storage_seconds += storage
         op.game_seconds += result.seconds
@@ -360,17 +384,27 @@ class StudyRunner:
                     op.first_error = f"seed {row['seed']} against {batch.opponent.name}: {row['a_error']}"
         if self._program_broken(op):
             self._fail_program(pool, op)
-            return
+            return None
         op.scores.update(pair_scores_of_rows(batch.opponent.name, result.rows))
-        estimate, _ = summarize(op.scores, self.opponents)
-        try:  # intermediate value, by games played
-            self._db(lambda: op.trial.report(estimate.mean, step=2 * estimate.n))
-        except UpdateFinishedTrialError:
-            self._drop_finished(pool, op)
-            return
+        return op
+
+    def _look(self, pool: BatchPool, op: _OpenTrial) -> None:
+        """After new batches of a trial: tell it if every game is in, else report its running
+        score (at most every ``REPORT_EVERY`` seconds: each report is a database write) and
+        prune it if it is clearly worse than the incumbent."""
         if not op.pending and op.outstanding == 0:
             self._complete(op)
-        elif self._should_prune(op):
+            return
+        now = time.monotonic()
+        if now - op.reported_at >= REPORT_EVERY:
+            estimate, _ = summarize(op.scores, self.opponents)
+            try:  # intermediate value, by games played
+                self._db(lambda: op.trial.report(estimate.mean, step=2 * estimate.n))
+            except UpdateFinishedTrialError:
+                self._drop_finished(pool, op)
+                return
+            op.reported_at = now
+        if self._should_prune(op):
             pool.cancel_trial(op.number)
             self._prune(op)
 

@@ -1,0 +1,385 @@
+"""``tune bench --scale``: how many batches and game rows one driver and one database keep up with.
+
+A local Ray cluster of ``ray start`` nodes with more logical CPUs than the machine has cores
+(a head that plays nothing, ``nodes`` worker nodes of ``cpus_per_node`` CPUs each), a study on
+PostgreSQL (a throwaway database unless ``storage`` is given), and games that cost almost
+nothing (the random bot against random and chaser: tens of microseconds per game), so that the
+driver and the database, not the games, are the bottleneck. The driver is the real
+``StudyRunner`` with the real ``BatchPool`` and ``GameStore``; only its study bot is the random
+policy instead of the tunable bot (a ``BatchPool`` given to the runner, as tests do).
+
+What it reports:
+
+- the driver's sustained rate: batches and rows handled per second over the middle of the run
+  (the ramp-up and the last trials draining are left out);
+- where the driver's time goes: each part of the loop timed around the real calls (Ray result
+  handling, inserts, Optuna ask / report / tell, the pruning statistics, heartbeats), and the
+  time it sat idle waiting for a batch;
+- the driver's ceiling: batches and rows per second of *busy* driver time (wall time minus
+  idle waiting), what one driver could handle if the workers never made it wait;
+- database time per row (the inserts over the rows they stored);
+- the projected worker cores one driver can feed with the real bot (its ceiling over the games
+  per second one core plays with the tunable bot against the default panel, measured here).
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import logging
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+__all__ = ["run_scale_bench", "ensure_auth_env", "local_cluster", "throwaway_postgres", "DEFAULT_PG_ADMIN"]
+
+DEFAULT_PG_ADMIN = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+PG_ADMIN_ENV = "OCEAN_BENCH_PG"  # the PostgreSQL server the scale bench makes its database on
+_START_SEED = 7_500_000
+# The cluster study's search space (studies/cluster.toml): the sampler's cost per ask depends on it.
+_SEARCH = ("silence_cost", "surface_cost", "torpedo_hit_threshold", "torpedo_hit_threshold_before",
+           "trigger_hit_threshold", "stealth_weight", "space_weight", "mine_danger_weight", "retaliation_weight",
+           "discount", "mine_spacing", "sonar_window", "engage_distance", "approach_weight", "wall_weight",
+           "mine_priority")
+_CLUSTER_BATCHES = 120  # batches per trial of studies/cluster.toml
+_CLUSTER_ROWS = 100  # games per batch there
+_RAY = os.path.join(os.path.dirname(sys.executable), "ray")  # the environment's own ray command
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+    except ProcessLookupError:
+        pass
+
+
+def _auth_env() -> dict:
+    """The token authentication of the local cluster (Ray turns it on for a head node), as this
+    process has it: ``ensure_auth_env`` put it there before Ray was imported."""
+    return {"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": os.environ["RAY_AUTH_TOKEN"]}
+
+
+def ensure_auth_env(argv: list[str]) -> None:
+    """Make sure this process runs with a Ray token in its environment: Ray reads it once, when
+    imported, so without one the command starts itself again (``argv``: its arguments) with a
+    fresh token set; the cluster's nodes get the same token."""
+    if os.environ.get("RAY_AUTH_MODE") == "token" and os.environ.get("RAY_AUTH_TOKEN"):
+        return
+    env = {**os.environ, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": uuid.uuid4().hex * 2}
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execve(sys.executable, [sys.executable, "-m", "tuning", *argv], env)
+
+
+@contextlib.contextmanager
+def local_cluster(nodes: int, cpus_per_node: int, *, timeout: float = 180.0) -> Iterator[str]:
+    """A head node (no CPUs: it plays nothing) and ``nodes`` worker nodes of ``cpus_per_node``
+    logical CPUs, each a ``ray start --block`` process group on loopback; yields the address.
+    Every process it started is stopped on exit (by process group, nothing else)."""
+    port = _free_port()
+    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", **_auth_env()}
+    env.pop("RAY_ADDRESS", None)
+    temp = f"/tmp/rs-{uuid.uuid4().hex[:6]}"  # short: Ray's socket paths must stay under 108 bytes
+    common = ["--node-ip-address=127.0.0.1", "--object-store-memory=200000000", "--block"]
+
+    logs = open(f"{temp}.log", "ab")  # the nodes' own output, kept if the cluster does not come up
+
+    def start(args):
+        return subprocess.Popen([_RAY, "start", *args, *common], env=env, start_new_session=True,
+                                stdout=logs, stderr=subprocess.STDOUT)
+
+    procs = [start(["--head", f"--port={port}", "--num-cpus=0", "--include-dashboard=false", f"--temp-dir={temp}"])]
+    address = f"127.0.0.1:{port}"
+    want = f"/{float(nodes * cpus_per_node)} CPU"
+    up = False
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            status = subprocess.run([_RAY, "status", f"--address={address}"], env=env, capture_output=True,
+                                    text=True)
+            if status.returncode == 0 and len(procs) == 1:
+                # nodes on one host: each needs its own agent ports (the defaults are fixed numbers)
+                for _ in range(nodes):  # one at a time: nodes registering at once can fail to join
+                    procs.append(start([f"--address={address}", f"--num-cpus={cpus_per_node}",
+                                        f"--dashboard-agent-listen-port={_free_port()}",
+                                        f"--metrics-export-port={_free_port()}"]))
+                    time.sleep(2)
+            if want in status.stdout:
+                up = True
+                break
+            for i, proc in enumerate(procs[1:], 1):
+                if proc.poll() is not None:  # a node that timed out starting on a loaded machine: again
+                    procs[i] = start(proc.args[2:-len(common)])
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the local Ray cluster did not come up with {nodes * cpus_per_node} CPUs "
+                                   f"in {timeout:.0f} s (its nodes' output: {temp}.log)")
+            time.sleep(1)
+        yield address
+    finally:
+        for proc in reversed(procs):
+            _stop(proc)
+        logs.close()
+        subprocess.run(["rm", "-rf", temp], check=False)
+        if up:
+            os.unlink(f"{temp}.log")
+
+
+@contextlib.contextmanager
+def throwaway_postgres(admin_url: str, prefix: str = "ocean_scale") -> Iterator[str]:
+    """A new PostgreSQL database on the server of ``admin_url`` (its URL), dropped on exit."""
+    import sqlalchemy as sa
+
+    name = f"{prefix}_{uuid.uuid4().hex[:10]}"
+    admin = sa.create_engine(admin_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield sa.make_url(admin_url).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as conn:
+            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@dataclass
+class _Part:
+    seconds: float = 0.0
+    calls: int = 0
+
+
+@dataclass
+class _Profile:
+    """Time spent inside named calls of the driver, installed around the real functions."""
+
+    parts: dict[str, _Part] = field(default_factory=dict)
+    _undo: list = field(default_factory=list)
+    _depth: int = 0
+
+    def wrap(self, owner, attr: str, part: str) -> None:
+        """Time every call of ``owner.attr`` (a class or module attribute) under ``part``; only
+        the outermost timed call counts, so parts never count the same second twice."""
+        original = getattr(owner, attr)
+        slot = self.parts.setdefault(part, _Part())
+
+        @functools.wraps(original)
+        def timed(*args, **kwargs):
+            if self._depth:
+                return original(*args, **kwargs)
+            self._depth += 1
+            t0 = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                slot.seconds += time.perf_counter() - t0
+                slot.calls += 1
+                self._depth -= 1
+
+        setattr(owner, attr, timed)
+        self._undo.append((owner, attr, original))
+
+    def restore(self) -> None:
+        """Put every wrapped function back."""
+        for owner, attr, original in reversed(self._undo):
+            setattr(owner, attr, original)
+        self._undo.clear()
+
+
+def _install_profile(profile: _Profile) -> None:
+    import ray
+
+    import tuning.pool as pool_mod
+    import tuning.runner as runner_mod
+    from tuning.gamestore import GameStore
+
+    # idle: the driver blocked until some batch is ready; ray_results: fetching (unpickling) them
+    profile.wrap(ray, "wait", "idle_wait")
+    profile.wrap(ray, "get", "ray_results")
+    profile.wrap(pool_mod.BatchPool, "submit", "ray_submit")
+    profile.wrap(pool_mod.BatchPool, "cancel_trial", "ray_submit")
+    profile.wrap(GameStore, "add_batches", "inserts")
+    profile.wrap(runner_mod.StudyRunner, "_ask", "optuna_ask")
+    profile.wrap(runner_mod.StudyRunner, "_write", "optuna_tell")
+    profile.wrap(runner_mod.StudyRunner, "_beat", "heartbeat")
+    profile.wrap(runner_mod.optuna.Trial, "report", "optuna_report")
+    for name in ("should_prune", "summarize", "pair_scores_of_rows"):
+        profile.wrap(runner_mod, name, "pruning_stats")
+
+
+def _spec(name: str, trials: int, seeds: int, batch_pairs: int, in_flight: int, sampler: str):
+    from tuning.spec import parse_spec
+
+    return parse_spec({"name": name, "n_trials": trials, "trials_in_flight": in_flight,
+                       "search": {k: ({"low": 0.001, "log": True} if k in ("approach_weight", "wall_weight") else {})
+                                  for k in _SEARCH},
+                       "panel": ["random", "chaser"], "seed_bank": {"start": _START_SEED, "count": seeds},
+                       "batch_pairs": batch_pairs, "sampler": {"kind": sampler, "seed": 11, "startup_trials": 50},
+                       "pruning": {"enabled": True, "alpha": 0.05, "min_pairs": 50},
+                       "validation": {"seeds": {"start": 1, "count": 10}, "games": 20}}, source="bench --scale")
+
+
+def _warm(pool, params, opponent, workers: int, log, limit: float = 300.0) -> None:
+    """Play one-seed batches until ``workers`` worker processes have each played one (a worker
+    starting up loads the engine: that must not happen inside the measurement)."""
+    from tuning.pool import Batch
+
+    seen: set[str] = set()
+    start = time.monotonic()
+    while len(seen) < workers and time.monotonic() - start < limit:
+        for i in range(workers):
+            pool.submit(Batch(-1, "warm", opponent, (_START_SEED + i,)), params)
+        while len(pool):
+            for _, result in pool.wait(timeout=60):
+                if isinstance(result, Exception):
+                    raise result
+                seen.add(result.worker)
+    log(f"warm-up: {len(seen)} worker processes ready in {time.monotonic() - start:.1f} s")
+
+
+def _real_bot_rate(seeds: int = 30) -> float:
+    """Games per second one core plays with the tunable bot (defaults) against the default panel."""
+    from ocean.bots import coefficients, panel
+    from tuning.worker import play_batch
+
+    params = coefficients.defaults()
+    bots = list(panel("default"))
+    play_batch(params, bots[0], [_START_SEED])  # load the compiled kernels
+    start = time.perf_counter()
+    games = sum(len(play_batch(params, b, list(range(_START_SEED, _START_SEED + seeds))).rows) for b in bots)
+    return games / (time.perf_counter() - start)
+
+
+def _sustained(stamps: list[tuple[float, int]], lo: float = 0.1, hi: float = 0.9) -> tuple[float, float, float]:
+    """(batches/s, rows/s, seconds) between the batches at fractions ``lo`` and ``hi`` of the run
+    (by count): the steady middle, without the ramp-up nor the draining tail."""
+    if len(stamps) < 10:
+        return float("nan"), float("nan"), 0.0
+    i, j = int(lo * len(stamps)), int(hi * len(stamps))
+    span = stamps[j][0] - stamps[i][0]
+    rows = sum(n for _, n in stamps[i + 1:j + 1])
+    return (j - i) / span, rows / span, span
+
+
+def _measure(url: str, *, address: str, trials: int, seeds: int, batch_pairs: int, in_flight: int,
+             sampler: str, log) -> dict:
+    """One run of the driver on a fresh study at ``url``; the figures of that run."""
+    import optuna
+    import ray
+
+    import tuning.runner as runner_mod
+    from ocean.bots import BotSpec
+    from tuning.cluster import cluster_cpus, connect
+    from tuning.pool import BatchPool
+    from tuning.study import create_study
+
+    connect(address)
+    workers = cluster_cpus()
+    name = f"scale-{uuid.uuid4().hex[:8]}"
+    handle = create_study(_spec(name, trials, seeds, batch_pairs, in_flight, sampler), url)
+    bot = BotSpec("random", "random", {})
+    pool = BatchPool(workers + 1, bot=bot)
+    _warm(pool, handle.space.full_params(handle.space.reference_params()), handle.panel[0], workers, log)
+    stamps: list[tuple[float, int]] = []
+    original = runner_mod.StudyRunner._on_results
+
+    def on_results(self, pool_, ready):  # the real handler, plus a time stamp per batch
+        original(self, pool_, ready)
+        now = time.perf_counter()
+        stamps.extend((now, 0 if isinstance(r, Exception) else len(r.rows)) for _, r in ready)
+
+    profile = _Profile()
+    _install_profile(profile)
+    runner_mod.StudyRunner._on_results = on_results
+    cpu0 = time.process_time()
+    try:
+        report = runner_mod.StudyRunner(handle, pool=pool).run()
+    finally:
+        runner_mod.StudyRunner._on_results = original
+        profile.restore()
+    cpu = time.process_time() - cpu0
+    rows = handle.games.count_games(phase="train")
+    n_trials = len(handle.trials())
+    by_trial = handle.games.games_by_trial("train")
+    per_trial = 2 * seeds * len(handle.panel)
+    complete = [t.number for t in handle.trials() if t.state.name == "COMPLETE"]
+    # a complete trial holds exactly its games: none lost, none twice
+    short = sum(1 for n in complete if by_trial.get(n, 0) != per_trial)
+    handle.close()
+    wall = report.wall_seconds
+    batches = len(stamps)
+    idle = profile.parts["idle_wait"].seconds
+    busy = wall - idle
+    b_rate, r_rate, span = _sustained(stamps)
+    parts = {k: {"seconds": round(p.seconds, 3), "calls": p.calls, "share_of_busy": round(p.seconds / busy, 4)}
+             for k, p in profile.parts.items() if k != "idle_wait"}
+    accounted = sum(p.seconds for k, p in profile.parts.items() if k != "idle_wait")
+    parts["other"] = {"seconds": round(busy - accounted, 3), "share_of_busy": round((busy - accounted) / busy, 4)}
+    inserts = profile.parts["inserts"]
+    per_trial_s = (profile.parts["optuna_ask"].seconds + profile.parts["optuna_tell"].seconds) / max(1, n_trials)
+    per_batch = (busy - profile.parts["optuna_ask"].seconds - profile.parts["optuna_tell"].seconds) / max(1, batches)
+    ray.shutdown()
+    return {
+        "workers": workers, "trials": n_trials, "batches": batches, "rows": report.games, "rows_stored": rows,
+        "rows_per_batch": round(report.games / max(1, batches), 1),
+        "wall_seconds": round(wall, 2), "sustained_window_s": round(span, 2),
+        "batches_per_s": round(b_rate, 1), "rows_per_s": round(r_rate, 1),
+        "driver_busy_seconds": round(busy, 2), "driver_idle_seconds": round(idle, 2),
+        "driver_cpu_seconds": round(cpu, 2),
+        "ceiling_batches_per_s": round(batches / busy, 1), "ceiling_rows_per_s": round(report.games / busy, 1),
+        "db_ms_per_row": round(1000 * inserts.seconds / max(1, report.games), 4),
+        "db_ms_per_insert_call": round(1000 * inserts.seconds / max(1, inserts.calls), 3),
+        "profile": parts,
+        "complete": report.complete, "pruned": report.pruned, "failed": report.failed,
+        "games_per_trial": per_trial, "complete_trials_with_wrong_game_count": short,
+        # the driver's cost split: per trial (ask, tell) and per batch (everything else)
+        "driver_ms_per_trial": round(1000 * per_trial_s, 2), "driver_ms_per_batch": round(1000 * per_batch, 3),
+        "driver_cpu_share": round(cpu / wall, 3),
+        "ceiling_rows_per_cpu_s": round(report.games / max(cpu, 1e-9), 1),
+    }
+
+
+def run_scale_bench(*, nodes: int, cpus_per_node: int, trials: int, seeds: int, batch_pairs: int,
+                    in_flight: int, sampler: str, storage: str | None, log: Callable[[str], None]) -> dict:
+    """Start the local cluster, run the driver on a throwaway PostgreSQL database (or
+    ``storage``), and return the figures; everything started is stopped and dropped."""
+    admin = os.environ.get(PG_ADMIN_ENV, DEFAULT_PG_ADMIN)
+    logging.getLogger("ray").setLevel(logging.WARNING)
+    with local_cluster(nodes, cpus_per_node) as address:
+        log(f"Ray: {nodes} nodes x {cpus_per_node} CPUs at {address}")
+        with (contextlib.nullcontext(storage) if storage else throwaway_postgres(admin)) as url:
+            figures = _measure(url, address=address, trials=trials, seeds=seeds, batch_pairs=batch_pairs,
+                               in_flight=in_flight, sampler=sampler, log=log)
+    real = _real_bot_rate()
+    # The cluster study (studies/cluster.toml): 1000 maps x 6 opponents in batches of 50 maps,
+    # so 120 batches of 100 games per trial; one driver's rate on that shape, from the costs
+    # measured here per batch and per trial (busy time, so slowed by whatever shares the cores).
+    batch_s = figures["driver_ms_per_batch"] / 1000 + figures["driver_ms_per_trial"] / 1000 / _CLUSTER_BATCHES
+    figures.update({
+        "cluster_study_batches_per_s": round(1 / batch_s, 1),
+        "cluster_study_rows_per_s": round(_CLUSTER_ROWS / batch_s, 1),
+        "projected_worker_cores_cluster_study": int(_CLUSTER_ROWS / batch_s / real),
+    })
+    figures.update({
+        "nodes": nodes, "cpus_per_node": cpus_per_node, "cores": os.cpu_count(), "seeds": seeds,
+        "batch_pairs": batch_pairs, "trials_in_flight": in_flight, "sampler": sampler,
+        "real_bot_games_per_core_s": round(real, 1),
+        "projected_worker_cores": int(figures["ceiling_rows_per_s"] / real),
+    })
+    log(f"driver: {figures['batches_per_s']} batches/s, {figures['rows_per_s']} rows/s sustained; ceiling "
+        f"{figures['ceiling_batches_per_s']} batches/s, {figures['ceiling_rows_per_s']} rows/s of busy time; "
+        f"{figures['db_ms_per_row']} ms of database per row")
+    return figures

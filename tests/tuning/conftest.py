@@ -2,9 +2,7 @@
 PostgreSQL), one real local Ray for the session, and a fake pool for scheduler logic."""
 from __future__ import annotations
 
-import contextlib
 import os
-import uuid
 
 import pytest
 
@@ -34,21 +32,12 @@ def pg_admin() -> str:
     return PG_ADMIN
 
 
-@contextlib.contextmanager
 def fresh_database(admin_url: str, prefix: str):
-    """A new, empty PostgreSQL database (its URL), dropped on exit whatever still uses it."""
-    import sqlalchemy as sa
+    """A new, empty PostgreSQL database (its URL), dropped on exit whatever still uses it: the
+    benchmark's throwaway database, one implementation for both."""
+    from tuning.scalebench import throwaway_postgres
 
-    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(admin_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield sa.make_url(admin_url).set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as conn:
-            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+    return throwaway_postgres(admin_url, prefix)
 
 
 @pytest.fixture

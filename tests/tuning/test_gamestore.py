@@ -66,15 +66,18 @@ def test_a_lease_is_held_renewed_and_taken_over_only_when_expired(store):
     assert 5 not in store.leases([5])
 
 
-def test_validations_are_replaced_and_listed_best_first(store):
+def test_validations_are_replaced_and_ranked_best_first_within_the_latest_settings(store):
     common = dict(per_opponent={"chaser": {"mean": 0.5}}, diff=None, diff_low=None, diff_high=None,
-                  seeds="1..10", params={"silence_cost": 0.4})
-    store.save_validation(trial=0, games=20, score=0.5, low=0.4, high=0.6, **common)
-    store.save_validation(trial=4, games=20, score=0.7, low=0.6, high=0.8, **common)
-    store.save_validation(trial=2, games=20, score=0.7, low=0.65, high=0.75, **common)
-    store.save_validation(trial=4, games=40, score=0.6, low=0.55, high=0.65, **common)
+                  params={"silence_cost": 0.4})
+    store.save_validation(trial=0, games=20, score=0.5, low=0.4, high=0.6, seeds="1..10", **common)
+    store.save_validation(trial=4, games=20, score=0.7, low=0.6, high=0.8, seeds="1..10", **common)
+    store.save_validation(trial=2, games=20, score=0.7, low=0.65, high=0.75, seeds="1..10", **common)
     ranked = store.validations()
-    assert [v.trial for v in ranked] == [2, 4, 0] and ranked[1].games == 40
+    assert [v.trial for v in ranked] == [2, 4, 0]  # equal scores: the higher lower bound first
     assert ranked[0].params == {"silence_cost": 0.4} and ranked[0].per_opponent["chaser"]["mean"] == 0.5
+    store.save_validation(trial=4, games=40, score=0.6, low=0.55, high=0.65, seeds="1..20", **common)
+    assert [(v.trial, v.games) for v in store.validations()] == [(4, 40)]  # other settings: not ranked together
+    store.save_validation(trial=0, games=20, score=0.5, low=0.4, high=0.6, seeds="1..10", **common)
+    assert [v.trial for v in store.validations()] == [2, 0]  # trial 4's row was replaced by its 40-game one
     store.delete_study_rows()
     assert store.validations() == []

@@ -295,7 +295,7 @@ def panel_add(
     ($OCEAN_PANELS, else ~/.config/ocean-lab/panels.toml), usable wherever a bot name is
     (arena, study panels). A program is fingerprinted by its lines on fixed games against
     random-v1; it is checked again before every study or arena that plays it."""
-    from ocean.bots.coefficients import load_params
+    from ocean.bots.coefficients import read_params_file
     from ocean.bots.panel import add_program_bot, add_user_bot
 
     if (params is None) == (command is None):
@@ -308,7 +308,8 @@ def panel_add(
                                                 panel=to_panel)
             typer.echo(f"fingerprint {fingerprint} (its lines on 8 fixed games against random-v1)")
         else:
-            path = add_user_bot(name, load_params(params), style=style, panel=to_panel)
+            policy, values = read_params_file(params)
+            path = add_user_bot(name, values, style=style, panel=to_panel, policy=policy)
     except ValueError as exc:
         _fail(str(exc))
     typer.echo(f"{name} frozen in {path}" + (f" and added to panel {to_panel}" if to_panel else ""))

@@ -34,7 +34,7 @@ def program_is_compiled() -> bool:
 
 
 # Index files of the kernels ``ocean bot`` calls; warm_up's first family writes them all.
-_PROGRAM_KERNELS = ("_tunable.tunable_turn-*.nbi", "_rules.play_line-*.nbi", "_dispatch.bot_reset-*.nbi")
+_PROGRAM_KERNELS = ("_tunable_v1.tunable_turn-*.nbi", "_rules.play_line-*.nbi", "_dispatch.bot_reset-*.nbi")
 _EVERY_FAMILY = _PROGRAM_KERNELS + ("_match.play_games-*.nbi", "_driver.observe_from_state-*.nbi")
 
 
@@ -61,7 +61,7 @@ def _main_chain() -> list:
     """Compiled in this process: the tunable bot's small helpers (while the helper process
     compiles the tracker's steps), then the longest chain of kernels that call one another:
     the trackers' update, then the tunable bot's turn."""
-    from ocean.bots import _baselines as B, _dispatch, _tunable as U
+    from ocean.bots import _baselines as B, _dispatch, _tunable_v1 as U
     from ocean.tracking import _driver, _query
 
     i, f, b, a1, a2, f1, u1 = _types()

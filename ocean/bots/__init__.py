@@ -3,9 +3,9 @@
 A bot is a ``BotSpec``: a policy (compiled kernel) plus, for the tunable policy, a full
 coefficient set; or an external program (policy ``program``: a ``ProgramSpec`` and the values
 of its parameters). Arenas, panels, studies and exports take either kind alike. ``resolve_bot`` takes a policy name (``random``, ``chaser``,
-``tunable`` with the default coefficients), a frozen panel bot (``hunter-v1``, or
-``hunter`` for its latest version), or ``params:FILE`` (the tunable policy with that
-file's coefficients). ``panel(name)`` lists a named panel's bots.
+``tunable`` — the frozen v1 bot — or ``tunable-v2``, with their default coefficients), a frozen panel bot (``hunter-v1``, or
+``hunter`` for its latest version), or ``params:FILE`` (the tunable bot the file names,
+``tunable`` if it names none, with that file's coefficients). ``panel(name)`` lists a named panel's bots.
 """
 from __future__ import annotations
 
@@ -50,7 +50,8 @@ class BotSpec:
         """Coefficients in registry order, as the kernels read them."""
         if self.program is not None:
             raise ValueError(f"bot {self.name!r} is an external program: it has no coefficient vector")
-        return coefficients.vector(self.params)
+        policy = self.policy if self.policy in coefficients.TUNABLE_BOTS else coefficients.V1
+        return coefficients.vector(self.params, policy)
 
     def with_params(self, params: dict, name: str | None = None) -> BotSpec:
         """The same bot with other parameter values (a trial of a study)."""
@@ -66,10 +67,11 @@ def resolve_bot(name: str) -> BotSpec:
     """A bot by name (see the module doc). Raises ValueError with one line otherwise."""
     if name.startswith("params:"):
         path = Path(name[len("params:"):])
-        params = coefficients.load_params(path)  # ParamsError is a ValueError
-        return BotSpec(path.stem, "tunable", params)
+        policy, params = coefficients.read_params_file(path)  # ParamsError is a ValueError
+        return BotSpec(path.stem, policy, params)
     if name in POLICIES:
-        return BotSpec(name, name)
+        return BotSpec(name, name, coefficients.defaults(name) if name in coefficients.TUNABLE_BOTS else
+                       coefficients.defaults())
     bots = panel_bots()
     full = name if name in bots else latest_version(name)
     if full is None:

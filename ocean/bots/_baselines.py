@@ -20,15 +20,17 @@ from ocean.constants import (
 BOT_RANDOM = 0
 BOT_CHASER = 1
 BOT_TUNABLE_V1 = 2  # the tunable bot as frozen in panel v1: starts on any water cell
-BOT_TUNABLE = 3  # the tunable bot: starts in the largest body of water (bots/_tunable.py)
+BOT_TUNABLE = 3  # the tunable bot: starts in the largest body of water (bots/_tunable_v1.py, frozen)
+BOT_TUNABLE_V2 = 4  # the v2 tunable bot: the winner's search as stages (bots/v2/)
 # Policy names as users write them (panels.toml, --p0, ...) -> kernel ids, in one place.
 POLICIES = {
     "random": BOT_RANDOM,  # a random legal line every turn
     "chaser": BOT_CHASER,  # moves towards the opponent's likely cells and fires at them
-    "tunable": BOT_TUNABLE,  # scores every sensible line with the coefficients (bots/_tunable.py)
+    "tunable": BOT_TUNABLE,  # scores every sensible line with the coefficients (bots/_tunable_v1.py, frozen)
     "tunable-v1": BOT_TUNABLE_V1,  # the same, but starting on any water cell, as frozen in panel v1
+    "tunable-v2": BOT_TUNABLE_V2,  # the v2 search: minefield paths, kill shots, life lead (bots/v2/)
 }
-TUNABLE_POLICIES = ("tunable", "tunable-v1")  # the policies that read coefficients
+TUNABLE_POLICIES = ("tunable", "tunable-v1", "tunable-v2")  # the policies that read coefficients
 MEM_SIZE = 2 * CELLS + 8
 
 # Chaser memory: candidate opponent cells (1/0) at [0, CELLS), scratch at [CELLS, 2*CELLS),

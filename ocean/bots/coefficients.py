@@ -1,8 +1,13 @@
-"""The tunable bot's coefficients: the one source of truth for their names, defaults,
+"""The tunable bots' coefficients: the one source of truth for their names, defaults,
 bounds, scales and meaning, and their TOML files.
 
-A coefficient set is handed to compiled code as a float64 vector in registry order
-(``vector``); everything user-facing speaks in names.
+Two registries, one per generation of the tunable bot: ``COEFFICIENTS`` (the v1 bot,
+policies ``tunable`` and ``tunable-v1``; frozen with it) and ``COEFFICIENTS_V2`` (policy
+``tunable-v2``). Functions take ``policy`` (default: the v1 bot). A coefficient set is handed
+to compiled code as a float64 vector in registry order, padded with zeros to ``VECTOR_SIZE``
+so both players' vectors stack whatever their bots (``vector``); everything user-facing
+speaks in names. A coefficient file says which bot it was tuned for (``bot = "tunable-v2"``);
+a file that does not say is a v1 file.
 """
 from __future__ import annotations
 
@@ -14,9 +19,13 @@ from typing import Mapping
 
 import numpy as np
 
-__all__ = ["Coefficient", "COEFFICIENTS", "NAMES", "ParamsError", "defaults", "validate", "toml_value",
-           "coefficient_line", "vector",
-           "from_vector", "load_params", "save_params", "params_toml"]
+__all__ = ["Coefficient", "COEFFICIENTS", "COEFFICIENTS_V2", "NAMES", "ParamsError", "V1", "V2", "TUNABLE_BOTS",
+           "VECTOR_SIZE", "registry", "names", "defaults", "validate", "toml_value", "coefficient_line", "vector",
+           "from_vector", "load_params", "read_params_file", "save_params", "params_toml"]
+
+V1 = "tunable"  # the policy a coefficient file without a ``bot`` key plays (the frozen v1 bot)
+V2 = "tunable-v2"
+VECTOR_SIZE = 64  # every coefficient vector's length (registries are shorter; the rest is 0)
 
 
 @dataclass(frozen=True)
@@ -79,16 +88,65 @@ COEFFICIENTS: tuple[Coefficient, ...] = (
 
 NAMES: tuple[str, ...] = tuple(c.name for c in COEFFICIENTS)
 _BY_NAME = {c.name: c for c in COEFFICIENTS}
-INDEX = {name: i for i, name in enumerate(NAMES)}
+INDEX = {name: i for i, name in enumerate(NAMES)}  # the frozen v1 bot's slots
+
+_SHARED_V2 = {c.name: c for c in COEFFICIENTS if c.name not in ("torpedo_hit_threshold_before",)}
+# The v2 bot (ocean/bots/v2/): the v1 numbers it still reads (same names, same meaning; one
+# TORPEDO threshold for every place in the line), then the numbers that were hidden constants
+# of v1, then what is new.
+COEFFICIENTS_V2: tuple[Coefficient, ...] = tuple(_SHARED_V2.values()) + (
+    Coefficient("opponent_unready_factor", 0.35, 0.0, 1.0,
+                "share of the retaliation feared while the opponent's TORPEDO cannot be charged yet"),
+    Coefficient("retaliation_radius", 6, 2, 10,
+                "the opponent retaliates if it is within this many cells (Manhattan) of where we end", integer=True),
+    Coefficient("exact_retaliation_cells", 24, 4, 80,
+                "the opponent's best shot is computed exactly up to this many cells it believes we are on",
+                integer=True),
+    Coefficient("retaliation_estimate", 5.0, 1.0, 12.0,
+                "beyond exact_retaliation_cells the opponent's best shot takes this / cells lives"),
+    Coefficient("space_horizon", 60, 10, 120,
+                "free cells counted by the room-left flood fill (discount**room is the room penalty)", integer=True),
+    Coefficient("kill_bonus", 2.0, 0.0, 6.0,
+                "lives a TORPEDO is worth beyond its damage per unit of probability that it kills the opponent"),
+    Coefficient("life_lead_weight", 0.15, 0.0, 1.0,
+                "per life of lead, more fear of retaliation (ahead: play safe; behind: take risks)"),
+    Coefficient("torpedo_ready_value", 0.3, 0.0, 1.5,
+                "lives a charged TORPEDO kept at the end of our line is worth"),
+    Coefficient("silence_ready_value", 0.3, 0.0, 1.5,
+                "lives a charged SILENCE kept at the end of our line is worth"),
+    Coefficient("path_depth", 5, 1, 8,
+                "moves ahead the minefield search looks (cheapest path through the opponent's mines)", integer=True),
+    Coefficient("path_danger_weight", 1.0, 0.0, 4.0,
+                "weight of the discounted mine damage along the cheapest path ahead of where we end"),
+    Coefficient("dead_end_cost", 2.0, 0.0, 6.0,
+                "lives lost when the path ahead ends before path_depth moves (a forced SURFACE or worse)"),
+)
+assert len(COEFFICIENTS) <= VECTOR_SIZE and len(COEFFICIENTS_V2) <= VECTOR_SIZE
+INDEX_V2 = {c.name: i for i, c in enumerate(COEFFICIENTS_V2)}  # the v2 bot's slots
+_REGISTRIES = {V1: COEFFICIENTS, "tunable-v1": COEFFICIENTS, V2: COEFFICIENTS_V2}
+TUNABLE_BOTS: tuple[str, ...] = tuple(_REGISTRIES)  # the policies that read coefficients
+
+
+def registry(policy: str = V1) -> tuple[Coefficient, ...]:
+    """The coefficients of a tunable policy, in vector order."""
+    try:
+        return _REGISTRIES[policy]
+    except KeyError:
+        raise ParamsError(f"bot {policy!r} reads no coefficients; tunable bots: {', '.join(_REGISTRIES)}") from None
+
+
+def names(policy: str = V1) -> tuple[str, ...]:
+    """Coefficient names of a tunable policy, in vector order."""
+    return tuple(c.name for c in registry(policy))
 
 
 class ParamsError(ValueError):
     """A coefficient set or file that cannot be used; the message is one line."""
 
 
-def defaults() -> dict[str, float]:
-    """The bot's default coefficients by name."""
-    return {c.name: c.default for c in COEFFICIENTS}
+def defaults(policy: str = V1) -> dict[str, float]:
+    """The default coefficients of a tunable policy by name."""
+    return {c.name: c.default for c in registry(policy)}
 
 
 def _check_value(c: Coefficient, value: object, where: str) -> float:
@@ -102,15 +160,19 @@ def _check_value(c: Coefficient, value: object, where: str) -> float:
     return value
 
 
-def validate(values: Mapping[str, object], *, partial: bool = False, where: str = "") -> dict[str, float]:
-    """Check names, types and bounds; returns the full set (missing names take their defaults
-    when ``partial``, else they are refused). ``where`` prefixes messages (e.g. a file name)."""
+def validate(values: Mapping[str, object], *, partial: bool = False, where: str = "",
+             policy: str = V1) -> dict[str, float]:
+    """Check names, types and bounds against ``policy``'s registry; returns the full set
+    (missing names take their defaults when ``partial``, else they are refused). ``where``
+    prefixes messages (e.g. a file name)."""
     prefix = f"{where}: " if where else ""
+    coefs = registry(policy)
+    known = {c.name for c in coefs}
     for name in values:
-        if name not in _BY_NAME:
-            raise ParamsError(f"{prefix}unknown coefficient {name!r}; known: {', '.join(NAMES)}")
+        if name not in known:
+            raise ParamsError(f"{prefix}unknown coefficient {name!r} of bot {policy}; known: {', '.join(sorted(known))}")
     out = {}
-    for c in COEFFICIENTS:
+    for c in coefs:
         if c.name in values:
             out[c.name] = _check_value(c, values[c.name], prefix)
         elif partial:
@@ -120,22 +182,34 @@ def validate(values: Mapping[str, object], *, partial: bool = False, where: str 
     return out
 
 
-def vector(values: Mapping[str, float] | None = None) -> np.ndarray:
-    """A full, validated set as the float64 vector compiled code reads (defaults if None)."""
-    full = validate(values if values is not None else defaults())
-    return np.array([full[name] for name in NAMES], dtype=np.float64)
+def vector(values: Mapping[str, float] | None = None, policy: str = V1) -> np.ndarray:
+    """A full, validated set as the float64 vector compiled code reads (defaults if None):
+    registry order, zeros after the registry up to ``VECTOR_SIZE``."""
+    full = validate(values if values is not None else defaults(policy), policy=policy)
+    vec = np.zeros(VECTOR_SIZE, dtype=np.float64)
+    for i, c in enumerate(registry(policy)):
+        vec[i] = full[c.name]
+    return vec
 
 
-def from_vector(vec: np.ndarray) -> dict[str, float]:
+def from_vector(vec: np.ndarray, policy: str = V1) -> dict[str, float]:
     """Names for a vector in registry order."""
-    if len(vec) != len(NAMES):
-        raise ParamsError(f"a coefficient vector has {len(NAMES)} entries, got {len(vec)}")
-    return {name: (int(v) if _BY_NAME[name].integer else float(v)) for name, v in zip(NAMES, vec)}
+    coefs = registry(policy)
+    if len(vec) != VECTOR_SIZE:
+        raise ParamsError(f"a coefficient vector has {VECTOR_SIZE} entries, got {len(vec)}")
+    return {c.name: (int(v) if c.integer else float(v)) for c, v in zip(coefs, vec)}
 
 
 def load_params(path: str | Path) -> dict[str, float]:
-    """Read a coefficient file: a ``[coefficients]`` table holding every coefficient (other
-    tables, such as ``[provenance]``, are kept for people and ignored here)."""
+    """Read a coefficient file's coefficients (see ``read_params_file``)."""
+    return read_params_file(path)[1]
+
+
+def read_params_file(path: str | Path) -> tuple[str, dict[str, float]]:
+    """Read a coefficient file: (the bot it was tuned for, its coefficients). The file holds
+    ``bot = "..."`` (none: the v1 bot, ``tunable``) and a ``[coefficients]`` table with every
+    coefficient of that bot (other tables, such as ``[provenance]``, are kept for people and
+    ignored here)."""
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text())
@@ -146,20 +220,27 @@ def load_params(path: str | Path) -> dict[str, float]:
     table = data.get("coefficients")
     if not isinstance(table, dict):
         raise ParamsError(f"{path}: no [coefficients] table; write one line 'name = value' per coefficient under it")
-    return validate(table, where=str(path))
+    policy = data.get("bot", V1)
+    if policy not in _REGISTRIES:
+        raise ParamsError(f"{path}: bot = {policy!r} is not a tunable bot; write one of "
+                          f"{', '.join(map(repr, _REGISTRIES))} (no bot line: a v1 file, {V1!r})")
+    return policy, validate(table, where=str(path), policy=policy)
 
 
-def params_toml(values: Mapping[str, float], provenance: Mapping[str, object] | None = None) -> str:
-    """TOML text of a full coefficient set, each line with its meaning and range."""
-    full = validate(values)
-    lines = ["# Ocean of Code bot coefficients (play them with: ocean bot --params THIS_FILE)", ""]
+def params_toml(values: Mapping[str, float], provenance: Mapping[str, object] | None = None,
+                policy: str = V1) -> str:
+    """TOML text of a full coefficient set of ``policy``, each line with its meaning and
+    range; it names the bot it plays (``bot = ...``)."""
+    full = validate(values, policy=policy)
+    lines = ["# Ocean of Code bot coefficients (play them with: ocean bot --params THIS_FILE)", "",
+             f"bot = {toml_value(policy)}", ""]
     if provenance:
         lines.append("[provenance]")
         for key, value in provenance.items():
             lines.append(f"{key} = {toml_value(value)}")
         lines.append("")
     lines.append("[coefficients]")
-    for c in COEFFICIENTS:
+    for c in registry(policy):
         lines.append(f"# {c.meaning}; {c.describe_range()}")
         lines.append(coefficient_line(c, full[c.name]))
     return "\n".join(lines) + "\n"
@@ -182,6 +263,7 @@ def toml_value(value: object) -> str:
     return f'"{text}"'
 
 
-def save_params(values: Mapping[str, float], path: str | Path, provenance: Mapping[str, object] | None = None) -> None:
-    """Write a full coefficient set as TOML (``load_params`` reads it back unchanged)."""
-    Path(path).write_text(params_toml(values, provenance))
+def save_params(values: Mapping[str, float], path: str | Path, provenance: Mapping[str, object] | None = None,
+                policy: str = V1) -> None:
+    """Write a full coefficient set as TOML (``read_params_file`` reads it back unchanged)."""
+    Path(path).write_text(params_toml(values, provenance, policy))

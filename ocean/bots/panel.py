@@ -73,7 +73,8 @@ def _read_bots(data: dict, where: str, source: str) -> dict[str, PanelBot]:
         if entry["policy"] in TUNABLE_POLICIES:
             if not isinstance(entry.get("coefficients"), dict):
                 raise ValueError(f"{where}: [bots.{name}.coefficients] is missing")
-            params = coefficients.validate(entry["coefficients"], where=f"{where} [bots.{name}]")
+            params = coefficients.validate(entry["coefficients"], where=f"{where} [bots.{name}]",
+                                           policy=entry["policy"])
         bots[name] = PanelBot(name=name, policy=entry["policy"], style=entry.get("style", ""),
                               params=params, program=None, fingerprint=entry.get("fingerprint"), source=source)
     return bots
@@ -301,15 +302,17 @@ def _write_user_bot(name: str, entry: list[str], panel: str | None) -> Path:
     return path
 
 
-def add_user_bot(name: str, params: dict, style: str = "", panel: str | None = None) -> Path:
-    """Freeze ``params`` as tunable bot ``name`` in the user's panel file (and append it to the
-    user panel ``panel``, created if new). Refuses a name that exists: frozen bots never change."""
+def add_user_bot(name: str, params: dict, style: str = "", panel: str | None = None,
+                 policy: str = coefficients.V1) -> Path:
+    """Freeze ``params`` as tunable bot ``name`` (of tunable policy ``policy``) in the user's
+    panel file (and append it to the user panel ``panel``, created if new). Refuses a name that
+    exists: frozen bots never change."""
     _check_new_name(name, panel)
     from ocean.bots import BotSpec  # here: ocean.bots imports this module
 
-    full = coefficients.validate(params)
-    spec = BotSpec(name, "tunable", full)
-    entry = [f'\n[bots."{name}"]', 'policy = "tunable"', f"style = {coefficients.toml_value(style)}",
+    full = coefficients.validate(params, policy=policy)
+    spec = BotSpec(name, policy, full)
+    entry = [f'\n[bots."{name}"]', f'policy = "{policy}"', f"style = {coefficients.toml_value(style)}",
              f'fingerprint = "{behaviour_fingerprint(spec)}"', f'\n[bots."{name}".coefficients]']
-    entry += [coefficients.coefficient_line(c, full[c.name]) for c in coefficients.COEFFICIENTS]
+    entry += [coefficients.coefficient_line(c, full[c.name]) for c in coefficients.registry(policy)]
     return _write_user_bot(name, entry, panel)

@@ -6,9 +6,11 @@ import pytest
 from ocean.bots import coefficients as C
 
 
-def test_registry_entries_are_sane():
-    assert len(set(C.NAMES)) == len(C.NAMES)
-    for c in C.COEFFICIENTS:
+@pytest.mark.parametrize("policy", [C.V1, C.V2])
+def test_registry_entries_are_sane(policy):
+    names = C.names(policy)
+    assert len(set(names)) == len(names) <= C.VECTOR_SIZE
+    for c in C.registry(policy):
         assert c.low <= c.default <= c.high, c.name
         assert c.meaning and c.name.islower()
         if c.log:
@@ -18,7 +20,7 @@ def test_registry_entries_are_sane():
     required = {"silence_cost", "surface_cost", "torpedo_hit_threshold", "trigger_hit_threshold", "stealth_weight",
                 "space_weight", "mine_danger_weight", "retaliation_weight", "discount", "mine_spacing",
                 "sonar_window", "engage_distance"}
-    assert required <= set(C.NAMES)
+    assert required <= set(names)
 
 
 def test_save_and_load_round_trip_exactly(tmp_path):
@@ -27,8 +29,37 @@ def test_save_and_load_round_trip_exactly(tmp_path):
     C.save_params(values, path, provenance={"study": "x \"quoted\"", "trial": 3, "ci95": [0.5, 0.6]})
     loaded = C.load_params(path)
     assert loaded == C.validate(values)
-    assert list(C.vector(loaded)) == [loaded[n] for n in C.NAMES]
+    assert list(C.vector(loaded)) == [loaded[n] for n in C.NAMES] + [0.0] * (C.VECTOR_SIZE - len(C.NAMES))
     assert C.from_vector(C.vector(loaded)) == loaded
+
+
+def test_v2_files_say_their_bot_and_round_trip(tmp_path):
+    values = {c.name: c.low + (c.high - c.low) / 3 if not c.integer else int(c.high) for c in C.COEFFICIENTS_V2}
+    path = tmp_path / "bot.toml"
+    C.save_params(values, path, provenance={"study": "s"}, policy=C.V2)
+    assert 'bot = "tunable-v2"' in path.read_text()
+    policy, loaded = C.read_params_file(path)
+    assert policy == C.V2 and loaded == C.validate(values, policy=C.V2)
+    assert C.from_vector(C.vector(loaded, C.V2), C.V2) == loaded
+    # the v2 registry names the numbers that were hidden constants of v1
+    assert {"opponent_unready_factor", "retaliation_radius", "exact_retaliation_cells", "retaliation_estimate",
+            "space_horizon"} <= set(C.names(C.V2))
+    assert C.registry(C.V2)[C.INDEX_V2["opponent_unready_factor"]].default == 0.35
+
+
+def test_a_file_without_a_bot_line_is_a_v1_file(tmp_path):
+    path = tmp_path / "old.toml"
+    C.save_params(C.defaults(), path)
+    text = "\n".join(line for line in path.read_text().splitlines() if not line.startswith("bot ="))
+    path.write_text(text)
+    assert C.read_params_file(path) == (C.V1, C.defaults())
+    # a v1 file's coefficients are not a v2 set, and a v2 file wants v2 names
+    path.write_text('bot = "tunable-v2"\n' + text)
+    with pytest.raises(C.ParamsError, match="unknown coefficient 'torpedo_hit_threshold_before' of bot tunable-v2"):
+        C.read_params_file(path)
+    path.write_text('bot = "hunter"\n' + text)
+    with pytest.raises(C.ParamsError, match="bot = 'hunter' is not a tunable bot"):
+        C.read_params_file(path)
 
 
 @pytest.mark.parametrize("table, words", [

@@ -6,7 +6,7 @@ from hypothesis import given, settings, strategies as st
 from ocean.board import STEP, WATER
 from ocean.bots import resolve_bot
 from ocean.bots._baselines import random_start, seed_rng
-from ocean.bots._tunable import roomy_start
+from ocean.bots._tunable_v1 import roomy_start
 from ocean.constants import CELLS
 from ocean.match import boards_for_seeds, play_pairs
 

@@ -1,4 +1,10 @@
-"""The tunable bot, in the spirit of the 2020 winner's (../shared/seeds/000): every turn it
+"""FROZEN: the v1 tunable bot (policies ``tunable`` and ``tunable-v1``, every v1 panel member
+and every coefficient file without ``bot = "tunable-v2"``). This module never changes again:
+the frozen bots' fingerprints are hashes of what it plays. New work goes into the v2 bot
+(ocean/bots/v2/). It reads the v1 coefficient registry (``coefficients.INDEX``), which is
+frozen with it.
+
+The v1 tunable bot, in the spirit of the 2020 winner's (../shared/seeds/000): every turn it
 enumerates the sensible movement lines — optional SURFACE, a MOVE (or none), an optional
 SILENCE of 0..4 steps after it, a TORPEDO before or after moving — and scores each in
 lives, discounted: damage it expects to deal (hit probabilities from its tracker of the

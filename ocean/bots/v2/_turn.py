@@ -246,44 +246,7 @@ def choose_line(board, cell, life, opp_life, charges, visited, probs, values, da
                     n_path += 1
                 if not legal:
                     continue
-                if sil >= 0:
-                    seen_cells = spread_cells
-                    n_seen = n_spread
-                else:
-                    seen_cells = moved
-                    n_seen = n_m
-                # Damage: the best of firing at the start, between, at the end, or holding.
-                at = AT_END
-                torpedo = NO_TARGET
-                torpedo_value = 0.0
-                if after[TORPEDO] >= _COST[TORPEDO]:
-                    v = best_shot(board, values, e, life_now, target)
-                    if v >= threshold:
-                        torpedo = target[0]
-                        torpedo_value = v
-                if sil >= 0 and moved_target != NO_TARGET and moved_value > torpedo_value:
-                    torpedo, torpedo_value, at = moved_target, moved_value, AT_MOVED
-                if start_target != NO_TARGET and start_value > torpedo_value:
-                    torpedo, torpedo_value, at = start_target, start_value, AT_START
-                if torpedo != NO_TARGET:
-                    # What the shot tells the opponent about where we were, then moved on.
-                    if at == AT_END:
-                        n_seen = revealed(board, seen_cells, n_seen, torpedo, shown)
-                    else:
-                        if at == AT_START:
-                            n_b = revealed(board, surfaced, n_s, torpedo, shown2)
-                            if d >= 0:
-                                n_b = shift(board, shown2, n_b, d, shown, mark)
-                            else:
-                                copy_into(shown, shown2[:n_b])
-                        else:
-                            n_b = revealed(board, moved, n_m, torpedo, shown)
-                        if sil >= 0:
-                            n_b = spread(board, shown, n_b, shown2, mark)
-                            copy_into(shown, shown2[:n_b])
-                        n_seen = n_b
-                    seen_cells = shown
-                n_seen = max(n_seen, 1)
+                # What does not depend on the TORPEDO: where we end, the room and mines ahead.
                 near, dist = near_opponent(probs, opp_cells, n_opp, e, radius)
                 for j in range(n_path):
                     blocked[path[j]] += 1
@@ -296,32 +259,75 @@ def choose_line(board, cell, life, opp_life, charges, visited, probs, values, da
                 for k in range(4):
                     if board[STEP + e * 4 + k] < 0:
                         walls += 1
-                score = torpedo_value
-                score -= surface * (1.0 + coefs[K_SURFACE_COST])
+                base_score = -surface * (1.0 + coefs[K_SURFACE_COST])
                 if sil >= 0:
-                    score -= coefs[K_SILENCE_COST]
+                    base_score -= coefs[K_SILENCE_COST]
                 elif after[SILENCE] >= _COST[SILENCE]:
-                    score += coefs[K_SILENCE_READY]
-                if torpedo == NO_TARGET and after[TORPEDO] >= _COST[TORPEDO]:
-                    score += coefs[K_TORPEDO_READY]
-                score -= coefs[K_MINE_DANGER] * danger[e] + coefs[K_PATH_DANGER] * ahead
-                if near > 0.0:
-                    score -= fear * near * best_answer(seen_cells, n_seen, cover, exact, coefs[K_ESTIMATE])
-                score += coefs[K_STEALTH] * math.log2(n_seen)
-                score -= coefs[K_SPACE] * discount ** free
+                    base_score += coefs[K_SILENCE_READY]
+                base_score -= coefs[K_MINE_DANGER] * danger[e] + coefs[K_PATH_DANGER] * ahead
+                base_score -= coefs[K_SPACE] * discount ** free
                 if dist > coefs[K_ENGAGE]:
-                    score -= coefs[K_APPROACH] * (dist - coefs[K_ENGAGE])
-                score += coefs[K_WALL] * walls
-                score += rand_below(rng, 1024) * 1e-9
-                if score > best_score:
-                    best_score = score
-                    line[L_SURFACE] = surface
-                    line[L_MOVE] = d
-                    line[L_POWER] = power
-                    line[L_SIL_DIR] = sil_dir if sil >= 0 else -1
-                    line[L_SIL_STEPS] = steps
-                    line[L_TARGET] = torpedo
-                    line[L_AT] = at
+                    base_score -= coefs[K_APPROACH] * (dist - coefs[K_ENGAGE])
+                base_score += coefs[K_WALL] * walls
+                # Damage: the best place to fire (at the start, between, at the end)...
+                at = AT_END
+                torpedo = NO_TARGET
+                torpedo_value = 0.0
+                if after[TORPEDO] >= _COST[TORPEDO]:
+                    v = best_shot(board, values, e, life_now, target)
+                    if v >= threshold:
+                        torpedo = target[0]
+                        torpedo_value = v
+                if sil >= 0 and moved_target != NO_TARGET and moved_value > torpedo_value:
+                    torpedo, torpedo_value, at = moved_target, moved_value, AT_MOVED
+                if start_target != NO_TARGET and start_value > torpedo_value:
+                    torpedo, torpedo_value, at = start_target, start_value, AT_START
+                # ...against holding fire (the charge kept, nothing revealed): both scored.
+                for fire in range(2):
+                    if fire == 1 and torpedo == NO_TARGET:
+                        break
+                    if sil >= 0:
+                        seen_cells = spread_cells
+                        n_seen = n_spread
+                    else:
+                        seen_cells = moved
+                        n_seen = n_m
+                    score = base_score
+                    if fire == 1:
+                        score += torpedo_value
+                        # What the shot tells the opponent about where we were, then moved on.
+                        if at == AT_END:
+                            n_seen = revealed(board, seen_cells, n_seen, torpedo, shown)
+                        else:
+                            if at == AT_START:
+                                n_b = revealed(board, surfaced, n_s, torpedo, shown2)
+                                if d >= 0:
+                                    n_b = shift(board, shown2, n_b, d, shown, mark)
+                                else:
+                                    copy_into(shown, shown2[:n_b])
+                            else:
+                                n_b = revealed(board, moved, n_m, torpedo, shown)
+                            if sil >= 0:
+                                n_b = spread(board, shown, n_b, shown2, mark)
+                                copy_into(shown, shown2[:n_b])
+                            n_seen = n_b
+                        seen_cells = shown
+                    elif after[TORPEDO] >= _COST[TORPEDO]:
+                        score += coefs[K_TORPEDO_READY]
+                    n_seen = max(n_seen, 1)
+                    if near > 0.0:
+                        score -= fear * near * best_answer(seen_cells, n_seen, cover, exact, coefs[K_ESTIMATE])
+                    score += coefs[K_STEALTH] * math.log2(n_seen)
+                    score += rand_below(rng, 1024) * 1e-9
+                    if score > best_score:
+                        best_score = score
+                        line[L_SURFACE] = surface
+                        line[L_MOVE] = d
+                        line[L_POWER] = power
+                        line[L_SIL_DIR] = sil_dir if sil >= 0 else -1
+                        line[L_SIL_STEPS] = steps
+                        line[L_TARGET] = torpedo if fire == 1 else NO_TARGET
+                        line[L_AT] = at
     return best_score
 
 

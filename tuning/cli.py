@@ -339,7 +339,8 @@ def export(
         number, values, validation = choose_trial(handle, trial)
         prov = provenance(handle, number, validation)
         program = handle.spec.bot is not None
-        text = render(values, prov, fmt, handle.bot if program else None)
+        text = render(values, prov, fmt, handle.bot)
+        policy = handle.bot.policy
     finally:
         handle.close()
     if out is None:
@@ -347,7 +348,7 @@ def export(
         return
     try:
         if fmt == "toml" and not program:
-            save_params(values, out, prov)
+            save_params(values, out, prov, policy)
         else:
             out.write_text(text)
     except OSError as exc:

@@ -94,7 +94,8 @@ def provenance(handle: StudyHandle, trial: int, validation: dict | None) -> dict
 
 def render(values: dict, prov: dict, fmt: str, bot=None) -> str:
     """The coefficient file's text in ``fmt`` (one of ``FORMATS``). ``bot``: the study's bot when
-    it is a program (its parameters are its own, and ``args``/``env`` render its command)."""
+    it is a program (its parameters are its own, and ``args``/``env`` render its command), or the
+    in-process bot it tunes (whose registry the file follows; default the v1 bot)."""
     if fmt not in FORMATS:
         raise TuningError(f"unknown format {fmt!r}; choose one of: {', '.join(FORMATS)}")
     if bot is not None and bot.is_program:
@@ -102,22 +103,23 @@ def render(values: dict, prov: dict, fmt: str, bot=None) -> str:
     if fmt in PROGRAM_ONLY:
         raise TuningError(f"--format {fmt} is for a study that tunes a program (a [bot] table); this study "
                           "tunes the in-process bot: use toml, json or cpp")
-    values = registry.validate(values)
+    policy = bot.policy if bot is not None else registry.V1
+    values = registry.validate(values, policy=policy)
     if fmt == "toml":
-        return registry.params_toml(values, prov)
+        return registry.params_toml(values, prov, policy)
     if fmt == "json":
-        coefs = {c.name: int(values[c.name]) if c.integer else values[c.name] for c in registry.COEFFICIENTS}
-        return json.dumps({"coefficients": coefs, "provenance": prov}, indent=2) + "\n"
+        coefs = {c.name: int(values[c.name]) if c.integer else values[c.name] for c in registry.registry(policy)}
+        return json.dumps({"bot": policy, "coefficients": coefs, "provenance": prov}, indent=2) + "\n"
     if fmt == "cpp":
-        return _cpp(values, prov)
+        return _cpp(values, prov, policy)
     raise TuningError(f"unknown format {fmt!r}; choose one of: {', '.join(FORMATS)}")
 
 
-def _cpp(values: dict, prov: dict) -> str:
-    lines = ["// Ocean of Code bot coefficients, exported by tune export.", "//"]
+def _cpp(values: dict, prov: dict, policy: str) -> str:
+    lines = ["// Ocean of Code bot coefficients, exported by tune export.", f"// bot: {policy}", "//"]
     lines += [f"// {key}: {value}" for key, value in prov.items()]
     lines += ["#pragma once", "", "namespace ocean_params {", ""]
-    for c in registry.COEFFICIENTS:
+    for c in registry.registry(policy):
         lines.append(f"// {c.meaning}; {c.describe_range()}")
         if c.integer:
             lines.append(f"constexpr int {c.name} = {int(values[c.name])};")

@@ -61,12 +61,13 @@ def panel_from_json(data: Sequence[dict]) -> list[BotSpec]:
 
 
 def study_bot(spec) -> BotSpec:
-    """The bot a study tunes, with its reference parameters: the in-process tunable bot, or
+    """The bot a study tunes, with its reference parameters: the in-process tunable bot its
+    ``policy`` names, or
     the program of the study file's ``[bot]`` table."""
     from tuning.space import build_space
 
     space = build_space(spec)
     params = space.full_params(space.reference_params())
     if spec.bot is None:
-        return BotSpec("tunable", "tunable", params)
+        return BotSpec(spec.policy, spec.policy, params)
     return BotSpec("program", PROGRAM, params, spec.bot.program())

@@ -24,6 +24,7 @@ class SearchSpace:
     fixed: dict[str, float]
     program: bool = False
     references: dict[str, float] | None = None
+    policy: str = registry.V1  # the in-process tunable bot whose registry this space draws from
 
     def full_params(self, trial_params: Mapping[str, float]) -> dict[str, float]:
         """The complete, validated parameter set of a trial."""
@@ -32,14 +33,15 @@ class SearchSpace:
             for name, value in trial_params.items():
                 out[name] = int(value) if isinstance(self.distributions.get(name), IntDistribution) else float(value)
             return out
-        values = registry.validate({**registry.defaults(), **self.fixed, **trial_params})
-        return {c.name: int(values[c.name]) if c.integer else values[c.name] for c in registry.COEFFICIENTS}
+        values = registry.validate({**registry.defaults(self.policy), **self.fixed, **trial_params},
+                                   policy=self.policy)
+        return {c.name: int(values[c.name]) if c.integer else values[c.name] for c in registry.registry(self.policy)}
 
     def reference_params(self) -> dict[str, float]:
         """The bot's defaults for the tuned parameters: trial 0, the reference point."""
         if self.program:
             return dict(self.references)
-        defaults = registry.defaults()
+        defaults = registry.defaults(self.policy)
         return {name: defaults[name] for name in self.distributions}
 
 
@@ -47,7 +49,7 @@ def build_space(spec: StudySpec) -> SearchSpace:
     """Distributions from the study's ``search`` table (bounds default to the registry's)."""
     if spec.bot is not None:
         return _program_space(spec)
-    coefs = {c.name: c for c in registry.COEFFICIENTS}
+    coefs = {c.name: c for c in registry.registry(spec.policy)}
     distributions: dict[str, BaseDistribution] = {}
     fixed: dict[str, float] = {}
     for name, entry in spec.search.items():
@@ -61,7 +63,7 @@ def build_space(spec: StudySpec) -> SearchSpace:
             distributions[name] = IntDistribution(int(low), int(high), log=entry.log)
         else:
             distributions[name] = FloatDistribution(float(low), float(high), log=entry.log)
-    return SearchSpace(distributions=distributions, fixed=fixed)
+    return SearchSpace(distributions=distributions, fixed=fixed, policy=spec.policy)
 
 
 def _program_space(spec: StudySpec) -> SearchSpace:

@@ -28,7 +28,11 @@ SAMPLERS = ("tpe", "cmaes", "gp", "random")
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 _ENV_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
-_COEFS = {c.name: c for c in registry.COEFFICIENTS}
+TUNED_POLICIES = (registry.V1, registry.V2)  # the in-process bots a study may tune (``policy``)
+
+
+def _coefs(policy: str) -> dict:
+    return {c.name: c for c in registry.registry(policy)}
 
 
 class _Strict(BaseModel):
@@ -142,6 +146,9 @@ class StudySpec(_Strict):
     storage: str | None = None  # SQLAlchemy URL; ${VAR} is read from the environment
     ray_address: str | None = None  # Ray cluster to join; ${VAR} is read from the environment
     bot: ProgramBot | None = None  # an external program to tune; None: the in-process tunable bot
+    # Which in-process tunable bot (ignored with a [bot] table). A stored study without it tunes
+    # the v1 bot, as it always did.
+    policy: Literal["tunable", "tunable-v2"] = "tunable"
     timeout_scale: float = Field(1.0, gt=0.0, le=100.0)  # CodinGame's time limits x this, for programs
     n_trials: int = Field(ge=1)
     trials_in_flight: int = Field(2, ge=1)
@@ -178,13 +185,15 @@ class StudySpec(_Strict):
         if not isinstance(value, dict):
             return value
         program = info.data.get("bot") is not None
+        policy = info.data.get("policy", registry.V1)
+        known = _coefs(policy)
         for name, entry in value.items():
             if program:
                 _check_program_entry(name, entry)
                 continue
-            if name not in _COEFS:
-                raise ValueError(f"unknown coefficient {name!r}; known: {', '.join(registry.NAMES)} "
-                                 "(a study with a [bot] table tunes a program's own parameters)")
+            if name not in known:
+                raise ValueError(f"unknown coefficient {name!r}; known: {', '.join(known)} (the coefficients of "
+                                 f"policy {policy}; a study with a [bot] table tunes a program's own parameters)")
             if isinstance(entry, bool) or not isinstance(entry, (dict, int, float)):
                 raise ValueError(f"{name} = {entry!r}: give a number (a fixed value) or a table "
                                  "{low = .., high = .., log = ..} (a tuned range; {} keeps the registry's)")
@@ -202,10 +211,10 @@ class StudySpec(_Strict):
                 if self.bot is not None:
                     _check_program_range(name, entry)
                 else:
-                    _check_range(name, entry)
+                    _check_range(name, entry, self.policy)
                 tuned += 1
             elif self.bot is None:
-                _check_fixed(name, entry)
+                _check_fixed(name, entry, self.policy)
         if tuned == 0:
             raise ValueError("search: nothing to tune; give at least one "
                              + ("parameter a range, e.g. aggression = { low = 0.0, high = 1.0 }" if self.bot
@@ -307,8 +316,8 @@ def _fmt(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
-def _check_range(name: str, entry: SearchRange) -> None:
-    c = _COEFS[name]
+def _check_range(name: str, entry: SearchRange, policy: str) -> None:
+    c = _coefs(policy)[name]
     low = c.low if entry.low is None else entry.low
     high = c.high if entry.high is None else entry.high
     where = f"search.{name}"
@@ -330,9 +339,9 @@ def _check_order(name: str, low: float, high: float, log: bool) -> None:
         raise ValueError(f"search.{name}: a log scale needs low > 0 (got {_fmt(low)}); set low, e.g. low = 0.01")
 
 
-def _check_fixed(name: str, value: float) -> None:
+def _check_fixed(name: str, value: float, policy: str) -> None:
     try:
-        registry.validate({name: value}, partial=True)
+        registry.validate({name: value}, partial=True, policy=policy)
     except registry.ParamsError as exc:
         raise ValueError(f"search.{exc}") from None
 

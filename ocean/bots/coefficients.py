@@ -170,7 +170,8 @@ def validate(values: Mapping[str, object], *, partial: bool = False, where: str 
     known = {c.name for c in coefs}
     for name in values:
         if name not in known:
-            raise ParamsError(f"{prefix}unknown coefficient {name!r} of bot {policy}; known: {', '.join(sorted(known))}")
+            raise ParamsError(f"{prefix}unknown coefficient {name!r}; known: {', '.join(c.name for c in coefs)} "
+                              f"(the coefficients of bot {policy})")
     out = {}
     for c in coefs:
         if c.name in values:

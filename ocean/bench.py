@@ -100,8 +100,10 @@ def run_bench(*, games: int = 20000, repeats: int = 3, startup: bool = True, pro
     return figures
 
 
-def _decision_times(spec, opponent, seeds: np.ndarray) -> list[float]:
-    """Microseconds per decision of ``spec`` over whole games against ``opponent``."""
+def _decision_times(spec, opponent, seeds: np.ndarray, cpu: list | None = None) -> list[float]:
+    """Microseconds per decision of ``spec`` over whole games against ``opponent`` (wall
+    clock); ``cpu``, if given, receives the same decisions' CPU time of this process (what
+    to read on a shared machine, where the wall clock counts other processes' turns)."""
     from ocean import _rules
     from ocean import _state as S
     from ocean.bots._baselines import seed_rng
@@ -127,9 +129,12 @@ def _decision_times(spec, opponent, seeds: np.ndarray) -> list[float]:
         while _rules.begin_turn(state):
             p = int(state[S.ACTIVE])
             start = time.perf_counter_ns()
+            start_cpu = time.process_time_ns()
             n = bot_turn(bots[p].kind, state, board, p, mems[p], rngs[p], out, coefs[p])
             if p == 0:
                 times.append((time.perf_counter_ns() - start) / 1000.0)
+                if cpu is not None:
+                    cpu.append((time.process_time_ns() - start_cpu) / 1000.0)
             _rules.play_line(state, board, out, n, no_trace)
     return times
 
@@ -154,44 +159,55 @@ def _program_startup() -> float:
 
 
 def run_bots_bench(*, games: int = 200, progress: bool = True) -> dict:
-    """Bot figures on one core: decision time per panel bot (mean, p99, max, in µs, over
-    whole games against the balanced panel bot), games per second of the tunable bot
-    (defaults) against each panel bot, and the start-up time of ``ocean bot``."""
+    """Bot figures on one core: decision time per bot (mean, p99, max, in µs, over whole games
+    against the balanced panel bot; by the wall clock and by CPU time) for both tunable bots (``tunable``: the frozen v1 bot;
+    ``tunable-v2``) and the panel; games per second of each tunable bot (defaults) against
+    each panel bot, by the wall clock and by the process's CPU time (the CPU figure is the
+    one to read on a shared machine); and the start-up time of ``ocean bot``."""
     from rich.progress import Progress
 
     from ocean.bots import panel, resolve_bot
     from ocean.match import boards_for_seeds, play_pairs
 
-    tunable = resolve_bot("tunable")
+    tunables = [resolve_bot("tunable"), resolve_bot("tunable-v2")]
     members = panel("default")
     figures: dict = {"games_per_bot": games}
-    _decision_times(tunable, members[0], np.arange(1, 2))  # compile or load first
-    play_pairs(tunable, members[0], [1])
+    for tunable in tunables:  # compile or load first
+        _decision_times(tunable, members[0], np.arange(1, 2))
+        play_pairs(tunable, members[0], [1])
     seeds = np.arange(1, games // 2 + 1, dtype=np.int64)
     boards = boards_for_seeds(seeds)
     decisions = {}
-    rates = {}
     with Progress(disable=not progress, transient=True) as bar:
-        task = bar.add_task("bots", total=2 * len(members) + 1)
-        for bot in [tunable] + members:
-            times = _decision_times(bot, resolve_bot("balanced"), seeds[: max(1, len(seeds) // 4)])
+        task = bar.add_task("bots", total=(len(members) + 1) * len(tunables) + len(members))
+        for bot in tunables + members:
+            cpu: list[float] = []
+            times = _decision_times(bot, resolve_bot("balanced"), seeds[: max(1, len(seeds) // 4)], cpu)
             decisions[bot.name] = {"mean_us": round(float(np.mean(times)), 1),
                                    "p99_us": round(float(np.percentile(times, 99)), 1),
-                                   "max_us": round(float(np.max(times)), 1), "decisions": len(times)}
+                                   "max_us": round(float(np.max(times)), 1), "decisions": len(times),
+                                   "cpu_mean_us": round(float(np.mean(cpu)), 1),
+                                   "cpu_p99_us": round(float(np.percentile(cpu, 99)), 1)}
             bar.advance(task)
-        total_games = 0
-        total_time = 0.0
-        for opponent in members:
-            start = time.perf_counter()
-            result = play_pairs(tunable, opponent, seeds, boards)
-            elapsed = time.perf_counter() - start
-            rates[opponent.name] = round(len(result) / elapsed, 1)
-            total_games += len(result)
-            total_time += elapsed
-            bar.advance(task)
-    figures["decision_time"] = decisions
-    figures["tunable_vs_panel_games_per_s"] = rates
-    figures["tunable_vs_panel_games_per_s_overall"] = round(total_games / total_time, 1)
+        figures["decision_time"] = decisions
+        for tunable in tunables:
+            key = tunable.name.replace("-", "_")
+            rates = {}
+            total_games = 0
+            total_time = 0.0
+            total_cpu = 0.0
+            for opponent in members:
+                start, cpu = time.perf_counter(), time.process_time()
+                result = play_pairs(tunable, opponent, seeds, boards)
+                elapsed = time.perf_counter() - start
+                total_cpu += time.process_time() - cpu
+                rates[opponent.name] = round(len(result) / elapsed, 1)
+                total_games += len(result)
+                total_time += elapsed
+                bar.advance(task)
+            figures[f"{key}_vs_panel_games_per_s"] = rates
+            figures[f"{key}_vs_panel_games_per_s_overall"] = round(total_games / total_time, 1)
+            figures[f"{key}_vs_panel_games_per_cpu_s"] = round(total_games / max(total_cpu, 1e-9), 1)
     figures["bot_program_startup_s"] = _program_startup()
     return figures
 

@@ -409,7 +409,7 @@ def bench(
     fresh process on an empty cache) and warm start time (a fresh process playing one game
     on that cache). With
     --tracking: candidate cells after 10/20/40 turns and tracker update cost. With --bots:
-    decision time per bot and tunable-vs-panel games per second."""
+    decision time per bot and games per second of the v1 and v2 tunable bots against the panel."""
     if sum((tracking, bots, program is not None)) > 1:
         _fail("choose one of --tracking, --bots and --program")
     games = games if games is not None else (400 if tracking else 200 if bots else 40 if program else 20000)

@@ -71,10 +71,12 @@ def test_bench_tracking_reports_candidate_cells_and_update_cost():
 
 def test_bench_bots_reports_decision_times_and_game_rates():
     figures = json.loads(_ocean("bench", "--bots", "--games", "10", "--json").stdout.splitlines()[-1])
-    assert set(figures["decision_time"]) >= {"tunable", "random-v1", "chaser-v1", "hunter-v1", "stealth-v1",
+    assert set(figures["decision_time"]) >= {"tunable", "tunable-v2", "random-v1", "chaser-v1", "hunter-v1", "stealth-v1",
                                              "miner-v1", "balanced-v1"}
     assert all(v["mean_us"] > 0 and v["p99_us"] >= v["mean_us"] * 0.5 for v in figures["decision_time"].values())
-    assert figures["tunable_vs_panel_games_per_s_overall"] > 0
+    for bot in ("tunable", "tunable_v2"):  # the v1 and v2 bots in the same run
+        assert figures[f"{bot}_vs_panel_games_per_s_overall"] > 0
+        assert figures[f"{bot}_vs_panel_games_per_cpu_s"] > 0
     assert figures["bot_program_startup_s"] > 0
 
 

@@ -105,3 +105,19 @@ def test_partial_sets_take_defaults_only_when_asked():
     full = C.validate({"discount": 0.9}, partial=True)
     assert full["discount"] == 0.9 and full["silence_cost"] == C.defaults()["silence_cost"]
     assert math.isclose(sum(full.values()) - 0.9, sum(C.defaults().values()) - C.defaults()["discount"])
+
+
+def test_v1_files_play_the_v1_bot_and_v2_files_the_v2_bot(tmp_path):
+    from ocean.bots import resolve_bot
+
+    old = tmp_path / "old.toml"
+    C.save_params(dict(C.defaults(), silence_cost=1.0), old)
+    old.write_text("\n".join(line for line in old.read_text().splitlines() if not line.startswith("bot =")))
+    bot = resolve_bot(f"params:{old}")
+    assert bot.policy == "tunable" and bot.kind == resolve_bot("tunable").kind
+    assert list(bot.vector()) == list(C.vector(dict(C.defaults(), silence_cost=1.0)))
+    new = tmp_path / "new.toml"
+    C.save_params(dict(C.defaults(C.V2), kill_bonus=1.0), new, policy=C.V2)
+    bot = resolve_bot(f"params:{new}")
+    assert bot.policy == "tunable-v2" and bot.kind == resolve_bot("tunable-v2").kind
+    assert bot.vector()[C.INDEX_V2["kill_bonus"]] == 1.0

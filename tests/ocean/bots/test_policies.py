@@ -90,6 +90,42 @@ def test_each_coefficient_moves_some_decision(coefficient):
     assert moved, f"{coefficient} at its bounds changes no line in {len(seeds) * 2} games"
 
 
+_V2_SEEDS = list(range(500, 512))
+
+
+@pytest.fixture(scope="module")
+def v2_base_lines():
+    return _lines(resolve_bot("tunable-v2"), _V2_SEEDS)
+
+
+@pytest.mark.parametrize("coefficient", C.names(C.V2))
+def test_each_v2_coefficient_moves_some_decision(coefficient, v2_base_lines):
+    c = {c.name: c for c in C.COEFFICIENTS_V2}[coefficient]
+    moved = False
+    for value in (c.low, c.high):
+        params = C.defaults(C.V2)
+        params[coefficient] = value
+        if params[coefficient] != C.defaults(C.V2)[coefficient] and \
+                _lines(BotSpec("probe", "tunable-v2", params), _V2_SEEDS) != v2_base_lines:
+            moved = True
+            break
+    assert moved, f"{coefficient} at its bounds changes no line in {len(_V2_SEEDS) * 2} games"
+
+
+def test_the_v2_bot_is_a_pure_function_of_the_seeds():
+    seeds = [41, 42]
+    assert _lines(resolve_bot("tunable-v2"), seeds) == _lines(resolve_bot("tunable-v2"), seeds)
+    other = dict(C.defaults(C.V2), kill_bonus=0.0)
+    assert _lines(BotSpec("copy", "tunable-v2", other), seeds) == _lines(BotSpec("copy2", "tunable-v2", other), seeds)
+
+
+def test_the_v2_bot_beats_the_baselines_and_the_v1_defaults():
+    v2 = resolve_bot("tunable-v2")
+    for opponent, floor in (("random", 0.97), ("chaser", 0.9), ("tunable", 0.55)):
+        result = play_pairs(v2, resolve_bot(opponent), range(1000, 1050))
+        assert result.score_a().mean() >= floor, opponent
+
+
 def test_the_tunable_bot_beats_the_baselines():
     tunable = resolve_bot("tunable")
     for opponent, floor in (("random", 0.95), ("chaser", 0.8)):

@@ -34,7 +34,8 @@ def program_is_compiled() -> bool:
 
 
 # Index files of the kernels ``ocean bot`` calls; warm_up's first family writes them all.
-_PROGRAM_KERNELS = ("_tunable_v1.tunable_turn-*.nbi", "_rules.play_line-*.nbi", "_dispatch.bot_reset-*.nbi")
+_PROGRAM_KERNELS = ("_tunable_v1.tunable_turn-*.nbi", "_turn.v2_turn-*.nbi", "_rules.play_line-*.nbi",
+                    "_dispatch.bot_reset-*.nbi")
 _EVERY_FAMILY = _PROGRAM_KERNELS + ("_match.play_games-*.nbi", "_driver.observe_from_state-*.nbi")
 
 
@@ -62,6 +63,7 @@ def _main_chain() -> list:
     compiles the tracker's steps), then the longest chain of kernels that call one another:
     the trackers' update, then the tunable bot's turn."""
     from ocean.bots import _baselines as B, _dispatch, _tunable_v1 as U
+    from ocean.bots.v2 import _turn as U2
     from ocean.tracking import _driver, _query
 
     i, f, b, a1, a2, f1, u1 = _types()
@@ -75,6 +77,7 @@ def _main_chain() -> list:
         (U._mine, (a1, a1, i, i, f1, u1, a2, i)), (U._sonar, (a1, f1, i, f1, a2, i)),
         (_driver.observe_from_state, (a1, a1, a1, a1, i)),
         (U.tunable_turn, (a1, a1, i, a1, u1, a2, f1)),
+        (U2.v2_turn, (a1, a1, i, a1, u1, a2, f1)),  # the v2 bot: its stages compile with it
         # then a share of what the helper process would do last
         (_dispatch.bot_start, (i, a1, u1)), (_dispatch.bot_reset, (i, a1, a1)),
         (_driver.truth_of, (a1, a1, a1, i)), (_query.candidate_cells, (a1, a1)),

@@ -1,8 +1,6 @@
 """Step 1 of the winner's search: the cheapest path ahead of where a line ends, through the
 opponent's mine danger, ``depth`` moves deep, each move's danger discounted, and the cost of
 a dead end when fewer moves are possible. Running out of room is seen ``depth`` turns ahead."""
-import numpy as np
-
 from ocean._jit import kernel
 
 from ocean.board import STEP
@@ -56,8 +54,3 @@ def path_danger(board, danger, blocked, start, depth, discount, dead_end_cost, c
             best = cost[c]
     return best
 
-
-@kernel
-def new_scratch():
-    """Scratch arrays of ``path_danger``: cost, nxt, pred, npred."""
-    return np.empty(CELLS), np.empty(CELLS), np.empty(CELLS, dtype=np.int64), np.empty(CELLS, dtype=np.int64)

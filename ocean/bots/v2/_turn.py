@@ -392,7 +392,7 @@ def v2_turn(state, board, p, mem, rng, out, coefs):
             n_self += 1
     opp_ready = mem[M_OPP_CHARGE] >= _COST[TORPEDO]
 
-    line = np.zeros(8, dtype=np.int64)
+    line = np.zeros(LINE_SIZE, dtype=np.int64)
     score = choose_line(board, cell, life, opp_life, charges, visited, probs, values, danger, self_cells, n_self,
                         opp_ready, coefs, rng, line)
     if score == -1e18:

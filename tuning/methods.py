@@ -34,26 +34,41 @@ __all__ = ["Method", "parse_methods", "run_methods", "summarize_runs"]
 _REPORT_PHASE = "report"
 
 
+_SAMPLERS = ("tpe", "cmaes", "gp", "random", "spsa")
+
+
 @dataclass(frozen=True)
 class Method:
-    """A sampler kind with the study file's pruning, or with pruning off."""
+    """A sampler kind with the study file's pruning, or with pruning off, and optionally its own
+    number of startup trials (``-sN``) instead of the study file's."""
 
     sampler: str
     pruning: bool = True
+    startup: int | None = None
 
     @property
     def name(self) -> str:
-        return self.sampler if self.pruning else f"{self.sampler}-noprune"
+        return self.sampler + ("" if self.startup is None else f"-s{self.startup}") + \
+            ("" if self.pruning else "-noprune")
 
 
 def parse_methods(text: str) -> list[Method]:
-    """``"tpe,cmaes,random-noprune"`` -> methods; one-line ValueError for an unknown name."""
+    """``"tpe,cmaes-s4,random-noprune"`` -> methods; one-line ValueError for an unknown name."""
     out = []
     for word in (w.strip() for w in text.split(",") if w.strip()):
-        sampler, _, suffix = word.partition("-")
-        if sampler not in ("tpe", "cmaes", "gp", "random") or suffix not in ("", "noprune"):
-            raise ValueError(f"unknown method {word!r}: use tpe, cmaes, gp or random, optionally with -noprune")
-        out.append(Method(sampler, pruning=suffix != "noprune"))
+        sampler, *suffixes = word.split("-")
+        pruning, startup = True, None
+        for suffix in suffixes:
+            if suffix == "noprune" and pruning:
+                pruning = False
+            elif suffix[:1] == "s" and suffix[1:].isdigit() and startup is None:
+                startup = int(suffix[1:])
+            else:
+                sampler = ""
+        if sampler not in _SAMPLERS:
+            raise ValueError(f"unknown method {word!r}: use {', '.join(_SAMPLERS)}, optionally followed by -sN "
+                             "(N startup trials) and -noprune, e.g. cmaes-s4-noprune")
+        out.append(Method(sampler, pruning=pruning, startup=startup))
     if not out:
         raise ValueError("--methods names no method")
     return out
@@ -64,6 +79,8 @@ def _run_spec(base: dict, method: Method, trials: int, repeat: int, choose: dict
     data["name"] = f"m-{method.name}-{trials}-{repeat}"
     data["n_trials"] = trials
     data["sampler"] = {**data.get("sampler", {}), "kind": method.sampler, "seed": repeat}
+    if method.startup is not None:
+        data["sampler"]["startup_trials"] = method.startup
     data["pruning"] = {**data.get("pruning", {}), "enabled": method.pruning and data.get("pruning", {}).get(
         "enabled", True)}
     data["validation"] = {**data.get("validation", {}), **choose}

@@ -133,6 +133,7 @@ class _OpenTrial:
     storage_seconds: float = 0.0
     started: float = field(default_factory=time.time)
     reported_at: float = -math.inf  # time.monotonic() of the last intermediate value
+    reported_step: int = -1  # its step (games played)
 
     @property
     def number(self) -> int:
@@ -403,7 +404,7 @@ class StudyRunner:
             except UpdateFinishedTrialError:
                 self._drop_finished(pool, op)
                 return
-            op.reported_at = now
+            op.reported_at, op.reported_step = now, 2 * estimate.n
         if self._should_prune(op):
             pool.cancel_trial(op.number)
             self._prune(op)
@@ -468,6 +469,16 @@ class StudyRunner:
         played = 2 * len(op.scores)
         saved = max(0, op.planned_games - played)
         estimate, per = summarize(op.scores, self.opponents)
+        if op.reported_step != 2 * estimate.n:
+            # Its score when pruned becomes its last intermediate value, whenever the last timed
+            # report was: samplers that learn from pruned trials read it (TPE; CMA-ES with
+            # consider_pruned_trials), and it must not depend on the wall clock.
+            try:
+                self._db(lambda: op.trial.report(estimate.mean, step=2 * estimate.n))
+            except UpdateFinishedTrialError:
+                self.open.pop(op.number, None)
+                self.report.lost += 1
+                return
         if not self._write(op, {"score_low": estimate.low, "score_high": estimate.high, "pairs": estimate.n,
                                 "games": played, "games_saved": saved,
                                 "per_opponent": {name: e.as_dict() for name, e in per.items()}},

@@ -69,7 +69,7 @@ class SeedRange(_Strict):
 class SamplerSpec(_Strict):
     """Which Optuna sampler proposes coefficients, and its seed."""
 
-    kind: Literal["tpe", "cmaes", "gp", "random"] = "tpe"
+    kind: Literal["tpe", "cmaes", "gp", "random", "spsa"] = "tpe"
     seed: int | None = None
     startup_trials: int = Field(10, ge=0)  # random trials before the model takes over (tpe, gp, cmaes)
 

@@ -39,8 +39,12 @@ TINY = textwrap.dedent("""
 def test_methods_are_parsed_with_one_line_errors():
     assert parse_methods("tpe, cmaes,random-noprune") == [Method("tpe"), Method("cmaes"),
                                                           Method("random", pruning=False)]
-    with pytest.raises(ValueError, match="unknown method 'spsa'"):
-        parse_methods("tpe,spsa")
+    assert parse_methods("cmaes-s4,spsa-noprune,tpe-s6-noprune") == [
+        Method("cmaes", startup=4), Method("spsa", pruning=False), Method("tpe", pruning=False, startup=6)]
+    assert [m.name for m in parse_methods("tpe-noprune-s6,gp")] == ["tpe-s6-noprune", "gp"]
+    for bad in ("tpe,annealing", "tpe-fast", "tpe-s", "tpe-noprune-noprune"):
+        with pytest.raises(ValueError, match=f"unknown method '{bad.split(',')[-1]}'"):
+            parse_methods(bad)
 
 
 def test_every_run_is_a_real_study_chosen_and_reported_on_disjoint_maps(ray_cluster, tmp_path):

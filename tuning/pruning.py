@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from scipy import stats as _st
 
-__all__ = ["PruneDecision", "should_prune"]
+__all__ = ["PruneDecision", "should_prune", "decide", "incumbent_bias", "TESTS", "SPRT_DELTA"]
 
 
 @dataclass(frozen=True)
@@ -29,20 +29,67 @@ class PruneDecision:
     p_value: float
 
 
+SPRT_DELTA = 0.05  # the SPRT's alternative: worse than the incumbent by this much (score units)
+TESTS = ("t", "sprt", "wilcoxon")
+
+
 def should_prune(trial: Mapping, incumbent: Mapping, *, alpha: float, looks: int,
-                 min_pairs: int, margin: float = 0.0) -> PruneDecision:
+                 min_pairs: int, margin: float = 0.0, test: str = "t") -> PruneDecision:
     """Test H0 "the trial is at most ``margin`` worse than the incumbent" against "worse by
     more", on the keys (e.g. (opponent, seed)) both score maps hold."""
     shared = trial.keys() & incumbent.keys()
-    n = len(shared)
+    return decide([trial[k] - incumbent[k] for k in shared], alpha=alpha, looks=looks, min_pairs=min_pairs,
+                  margin=margin, test=test)
+
+
+def decide(diffs: Sequence[float], *, alpha: float, looks: int, min_pairs: int, margin: float = 0.0,
+           test: str = "t") -> PruneDecision:
+    """The decision on the paired differences (trial - incumbent) seen so far.
+
+    ``t``: one-sided paired t-test at ``alpha / looks`` (Bonferroni over the planned looks).
+    ``wilcoxon``: the signed-rank test in its place (Optuna's WilcoxonPruner's test).
+    ``sprt``: Wald's sequential probability ratio test of H0 "mean difference = -margin"
+    against H1 "= -margin - SPRT_DELTA" with the normal model (the GSPRT Fishtest runs on pair
+    outcomes), pruning when the likelihood ratio passes 1/alpha: its error bound holds however
+    often it looks, so alpha is not split. ``p_value`` is then the Wald bound 1/LR."""
+    n = len(diffs)
     if n < max(2, min_pairs):
         return PruneDecision(False, math.nan, n, 1.0)
-    diffs = [trial[k] - incumbent[k] for k in shared]
     mean = math.fsum(diffs) / n
     sd = math.sqrt(math.fsum((d - mean) ** 2 for d in diffs) / (n - 1))
     shifted = mean + margin  # > 0 means within the margin of the incumbent
+    if test == "sprt":
+        var = sd * sd if sd > 0.0 else max(1e-6, 1.0 - mean * mean)
+        llr = -(SPRT_DELTA * n / var) * (shifted + SPRT_DELTA / 2)
+        bound = math.exp(-llr) if llr < 700 else 0.0
+        return PruneDecision(llr >= math.log(1.0 / alpha), mean, n, min(1.0, bound))
+    if test == "wilcoxon":
+        shifted_diffs = [d + margin for d in diffs]
+        if all(d == 0.0 for d in shifted_diffs):
+            p = 1.0
+        else:
+            p = float(_st.wilcoxon(shifted_diffs, alternative="less", zero_method="zsplit").pvalue)
+        return PruneDecision(p < alpha / max(1, looks), mean, n, p)
+    if test != "t":
+        raise ValueError(f"unknown pruning test {test!r}; use one of {', '.join(TESTS)}")
     if sd == 0.0:
         p = 0.0 if shifted < 0 else 1.0
     else:
         p = float(_st.t.cdf(shifted / (sd / math.sqrt(n)), n - 1))
     return PruneDecision(p < alpha / max(1, looks), mean, n, p)
+
+
+def incumbent_bias(scores: Sequence[float], variances: Sequence[float], incumbent: float) -> float:
+    """How far the incumbent's training score is expected to sit above its true score because
+    it was chosen as the best of ``scores`` (the complete trials' training scores, with the
+    variances of their estimates): the empirical-Bayes shrinkage towards the trials' mean,
+    ``(noise / spread) * (incumbent - mean)``, never negative."""
+    k = len(scores)
+    if k < 3:
+        return 0.0
+    mean = math.fsum(scores) / k
+    spread = math.fsum((s - mean) ** 2 for s in scores) / (k - 1)
+    noise = math.fsum(variances) / k
+    if spread <= 0.0:
+        return max(0.0, incumbent - mean)
+    return max(0.0, min(1.0, noise / spread) * (incumbent - mean))

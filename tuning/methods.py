@@ -229,8 +229,12 @@ def summarize_runs(runs: Sequence[dict], defaults: dict | None = None) -> dict:
     for method in sorted({row["method"] for row in table}):
         hits = [row["train_games"] for row in table if row["method"] == method and row["score"] >= target]
         reach[method] = min(hits) if hits else None
+    # The chosen best's score on the maps it was chosen on, less its score on fresh maps: the
+    # winner's curse left in a best validated score (validation picks the max of K+1 noisy scores).
+    curse = [r["chosen_validated"] - r["score"] for r in runs if r.get("chosen_trial")]
     return {"table": table, "best_mean_score": best, "target_95": target, "games_to_95": reach,
-            "defaults": defaults}
+            "defaults": defaults, "choice_bias": statistics.fmean(curse) if curse else None,
+            "choice_bias_sd": statistics.stdev(curse) if len(curse) > 1 else None, "choice_bias_runs": len(curse)}
 
 
 def _figure(summary: dict, path: Path) -> None:
@@ -266,6 +270,9 @@ def _markdown(summary: dict) -> str:
     lines.append(f"95% of the best mean score ({summary['best_mean_score']:.3f}) = {summary['target_95']:.3f}; "
                  "training games to reach it: " + ", ".join(
                      f"{m} {'not reached' if g is None else f'{g:,.0f}'}" for m, g in summary["games_to_95"].items()))
+    if summary.get("choice_bias") is not None:
+        lines.append(f"the chosen best's validated score exceeded its score on fresh maps by {summary['choice_bias']:+.3f} "
+                     f"on average ({summary['choice_bias_runs']} runs that chose a trial other than the defaults)")
     if summary.get("defaults"):
         d = summary["defaults"]
         lines.append(f"defaults on the same maps: {d['score']:.3f} [{d['low']:.3f}, {d['high']:.3f}]")

@@ -85,6 +85,18 @@ def test_the_summary_finds_the_fewest_games_reaching_95_percent_of_the_best():
     assert summary["games_to_95"] == {"a": 2000, "b": 1000, "c": None}  # 0.95 x 0.80 = 0.76
     b = next(row for row in summary["table"] if row["method"] == "b")
     assert b["repeats"] == 2 and b["score_min"] == 0.77 and b["score_max"] == 0.79
+    assert summary["choice_bias"] is None  # no run says what it chose
+
+
+def test_the_summary_measures_the_winners_curse_left_in_the_chosen_best():
+    runs = [{"method": "a", "trials": 10, "train_games": 1000, "score": 0.70, "chosen_trial": 4,
+             "chosen_validated": 0.73},
+            {"method": "a", "trials": 10, "train_games": 1000, "score": 0.80, "chosen_trial": 7,
+             "chosen_validated": 0.81},
+            {"method": "a", "trials": 10, "train_games": 1000, "score": 0.60, "chosen_trial": 0,
+             "chosen_validated": 0.50}]  # the defaults chosen: nothing was chosen over them
+    summary = summarize_runs(runs)
+    assert summary["choice_bias"] == pytest.approx(0.02) and summary["choice_bias_runs"] == 2
 
 
 def test_the_command_refuses_bad_input_with_one_line(tmp_path):

@@ -231,7 +231,7 @@ def summarize_runs(runs: Sequence[dict], defaults: dict | None = None) -> dict:
         reach[method] = min(hits) if hits else None
     # The chosen best's score on the maps it was chosen on, less its score on fresh maps: the
     # winner's curse left in a best validated score (validation picks the max of K+1 noisy scores).
-    curse = [r["chosen_validated"] - r["score"] for r in runs if r.get("chosen_trial")]
+    curse = [r["chosen_validated"] - r["score"] for r in runs if "chosen_validated" in r]
     return {"table": table, "best_mean_score": best, "target_95": target, "games_to_95": reach,
             "defaults": defaults, "choice_bias": statistics.fmean(curse) if curse else None,
             "choice_bias_sd": statistics.stdev(curse) if len(curse) > 1 else None, "choice_bias_runs": len(curse)}
@@ -272,7 +272,7 @@ def _markdown(summary: dict) -> str:
                      f"{m} {'not reached' if g is None else f'{g:,.0f}'}" for m, g in summary["games_to_95"].items()))
     if summary.get("choice_bias") is not None:
         lines.append(f"the chosen best's validated score exceeded its score on fresh maps by {summary['choice_bias']:+.3f} "
-                     f"on average ({summary['choice_bias_runs']} runs that chose a trial other than the defaults)")
+                     f"on average ({summary['choice_bias_runs']} runs)")
     if summary.get("defaults"):
         d = summary["defaults"]
         lines.append(f"defaults on the same maps: {d['score']:.3f} [{d['low']:.3f}, {d['high']:.3f}]")

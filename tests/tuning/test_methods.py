@@ -94,9 +94,9 @@ def test_the_summary_measures_the_winners_curse_left_in_the_chosen_best():
             {"method": "a", "trials": 10, "train_games": 1000, "score": 0.80, "chosen_trial": 7,
              "chosen_validated": 0.81},
             {"method": "a", "trials": 10, "train_games": 1000, "score": 0.60, "chosen_trial": 0,
-             "chosen_validated": 0.50}]  # the defaults chosen: nothing was chosen over them
+             "chosen_validated": 0.57}]  # the defaults chosen: a choice among noisy scores too
     summary = summarize_runs(runs)
-    assert summary["choice_bias"] == pytest.approx(0.02) and summary["choice_bias_runs"] == 2
+    assert summary["choice_bias"] == pytest.approx(0.01 / 3) and summary["choice_bias_runs"] == 3
 
 
 def test_the_command_refuses_bad_input_with_one_line(tmp_path):

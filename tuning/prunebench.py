@@ -211,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(_markdown(summary, args.alpha))
     if args.json:
-        print(json.dumps(summary))
+        print(json.dumps(summary, default=float))
     return 0
 
 

@@ -15,7 +15,7 @@ from typing import Mapping, Sequence
 
 from scipy import stats as _st
 
-__all__ = ["PruneDecision", "should_prune", "decide", "incumbent_bias", "TESTS", "SPRT_DELTA"]
+__all__ = ["PruneDecision", "should_prune", "decide", "incumbent_bias", "interval_variance", "TESTS", "SPRT_DELTA"]
 
 
 @dataclass(frozen=True)
@@ -79,11 +79,19 @@ def decide(diffs: Sequence[float], *, alpha: float, looks: int, min_pairs: int, 
     return PruneDecision(p < alpha / max(1, looks), mean, n, p)
 
 
+def interval_variance(low: float, high: float, level: float = 0.95) -> float:
+    """The variance of an estimate whose two-sided ``level`` interval is [low, high] (normal);
+    NaN bounds give NaN."""
+    return ((high - low) / (2.0 * _st.norm.ppf(0.5 + level / 2))) ** 2
+
+
 def incumbent_bias(scores: Sequence[float], variances: Sequence[float], incumbent: float) -> float:
     """How far the incumbent's training score is expected to sit above its true score because
     it was chosen as the best of ``scores`` (the complete trials' training scores, with the
     variances of their estimates): the empirical-Bayes shrinkage towards the trials' mean,
     ``(noise / spread) * (incumbent - mean)``, never negative."""
+    known = [(s, v) for s, v in zip(scores, variances) if not math.isnan(v)]
+    scores, variances = [s for s, _ in known], [v for _, v in known]
     k = len(scores)
     if k < 3:
         return 0.0

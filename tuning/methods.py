@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
-__all__ = ["Method", "parse_methods", "run_methods", "summarize_runs"]
+__all__ = ["Method", "parse_methods", "run_methods", "summarize_runs", "rescore_pruned"]
 
 _REPORT_PHASE = "report"
 
@@ -196,6 +196,58 @@ def run_methods(*, study: Path, methods: Sequence[Method], budgets: Sequence[int
     return summary
 
 
+def rescore_pruned(*, study: Path, out: Path, per_run: int, games: int | None = None,
+                   ray_address: str | None = None, log: Callable[[str], None] = print) -> dict:
+    """Good trials wrongly pruned, measured: in every run with pruning of ``out/runs.jsonl``,
+    the ``per_run`` pruned trials with the best score when pruned are played in full on the
+    report maps (the maps the run's chosen best was scored on); a pruned trial scoring above
+    the run's chosen best was a good trial wrongly pruned (within the noise of both scores,
+    which the summary gives). Results go to ``out/pruned.jsonl`` (resumable)."""
+    import optuna
+    from optuna.trial import TrialState
+
+    from tuning.cluster import connect
+    from tuning.pool import BatchPool
+    from tuning.spec import parse_spec
+    from tuning.panel import study_bot
+    from tuning.study import open_study
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    base = tomllib.loads(study.read_text())
+    base_spec = parse_spec({"n_trials": 1, **base}, source=str(study), base=study.parent)
+    _, report_seeds, _ = _held_out_halves(base, games)
+    path = out / "pruned.jsonl"
+    done = {(r["run"], r["trial"]) for r in _done_runs(path)}
+    pool = BatchPool(connect(ray_address) + 1, bot=study_bot(base_spec), time_scale=base_spec.timeout_scale)
+    for run in _done_runs(out / "runs.jsonl"):
+        if run["method"].endswith("-noprune") or not run.get("pruned"):
+            continue
+        name = f"m-{run['method']}-{run['trials']}-{run['repeat']}"
+        handle = open_study(name, f"sqlite:///{out / 'studies' / name}.db")
+        try:
+            pruned = sorted((t for t in handle.trials(TrialState.PRUNED) if t.intermediate_values),
+                            key=lambda t: -t.intermediate_values[max(t.intermediate_values)])[:per_run]
+            for t in pruned:
+                if (name, t.number) in done:
+                    continue
+                scored = _score_on(pool, handle, handle.space.full_params(t.params), report_seeds)
+                row = {"run": name, "trial": t.number, "when_pruned": t.intermediate_values[max(t.intermediate_values)],
+                       "games_when_pruned": max(t.intermediate_values), **scored, "run_best": run["score"],
+                       "run_best_low": run["low"], "run_best_high": run["high"]}
+                with path.open("a") as f:
+                    f.write(json.dumps(row) + "\n")
+                log(f"{name} trial {t.number}: pruned at {row['when_pruned']:.3f}, in full {row['score']:.3f} "
+                    f"(the run's best {run['score']:.3f})")
+        finally:
+            handle.close()
+    rows = _done_runs(path)
+    above = [r for r in rows if r["score"] > r["run_best"]]
+    clearly = [r for r in rows if r["low"] > r["run_best_high"]]
+    return {"rescored": len(rows), "above_best": len(above), "clearly_above_best": len(clearly),
+            "runs": len({r["run"] for r in rows}),
+            "mean_gap": statistics.fmean(r["score"] - r["run_best"] for r in rows) if rows else None}
+
+
 @dataclass(frozen=True)
 class _PanelOnly:
     """What ``_score_on`` needs of a study: its panel and batch size."""
@@ -292,7 +344,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default="bench-methods", help="folder for runs.jsonl, the summary and the figure")
     parser.add_argument("--ray-address", default=None)
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON line last")
+    parser.add_argument("--rescore-pruned", type=int, default=None, metavar="K",
+                        help="instead: play in full the K best pruned trials of every run in --out")
     args = parser.parse_args(argv)
+    if args.rescore_pruned is not None:
+        if args.rescore_pruned < 1 or not (Path(args.out) / "runs.jsonl").is_file():
+            print(f"error: --rescore-pruned needs a positive K and the runs of a benchmark in --out "
+                  f"({args.out}/runs.jsonl)", file=sys.stderr)
+            return 2
+        result = rescore_pruned(study=Path(args.study), out=Path(args.out), per_run=args.rescore_pruned,
+                                games=args.games, ray_address=args.ray_address,
+                                log=lambda line: print(line, file=sys.stderr, flush=True))
+        print(json.dumps(result))
+        return 0
     try:
         methods = parse_methods(args.methods)
         budgets = [int(b) for b in args.budgets.split(",") if b.strip()]

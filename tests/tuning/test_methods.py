@@ -9,7 +9,7 @@ import textwrap
 import pytest
 import sqlalchemy as sa
 
-from tuning.methods import Method, parse_methods, run_methods, summarize_runs
+from tuning.methods import Method, parse_methods, rescore_pruned, run_methods, summarize_runs
 
 TINY = textwrap.dedent("""
     name = "tiny"
@@ -72,6 +72,14 @@ def test_every_run_is_a_real_study_chosen_and_reported_on_disjoint_maps(ray_clus
     assert (out / "methods.png").stat().st_size > 10_000
     again = run_methods(study=study, methods=methods, budgets=[2, 3], repeats=2, out=out, log=lambda line: None)
     assert len((out / "runs.jsonl").read_text().splitlines()) == len(runs) and again == summary  # nothing re-run
+    rescored = rescore_pruned(study=study, out=out, per_run=1, log=lambda line: None)
+    with_pruned = [r for r in runs if r["pruned"] and not r["method"].endswith("-noprune")]
+    rows = [json.loads(line) for line in (out / "pruned.jsonl").read_text().splitlines()] if with_pruned else []
+    assert rescored["rescored"] == len(rows) == len(with_pruned)
+    for row in rows:  # played in full on the report maps, beside the run's reported best
+        run = next(r for r in runs if f"m-{r['method']}-{r['trials']}-{r['repeat']}" == row["run"])
+        assert row["run_best"] == run["score"] and 0 <= row["low"] <= row["score"] <= row["high"] <= 1
+    assert rescored["above_best"] == sum(row["score"] > row["run_best"] for row in rows)
 
 
 def test_the_summary_finds_the_fewest_games_reaching_95_percent_of_the_best():
@@ -102,7 +110,8 @@ def test_the_summary_measures_the_winners_curse_left_in_the_chosen_best():
 def test_the_command_refuses_bad_input_with_one_line(tmp_path):
     for args, message in ((["--methods", "bogus"], "unknown method 'bogus'"),
                           (["--study", str(tmp_path / "none.toml")], "no such study file"),
-                          (["--budgets", "0"], "must be positive")):
+                          (["--budgets", "0"], "must be positive"),
+                          (["--rescore-pruned", "2"], "--rescore-pruned needs a positive K and the runs")):
         done = subprocess.run([sys.executable, "-m", "tuning.methods", *args, "--out", str(tmp_path / "o")],
                               capture_output=True, text=True, timeout=120)
         lines = done.stderr.strip().splitlines()

@@ -273,7 +273,8 @@ def summarize_runs(runs: Sequence[dict], defaults: dict | None = None) -> dict:
         scores = [r["score"] for r in rs]
         table.append({"method": method, "trials": trials, "repeats": len(rs),
                       "train_games": statistics.fmean(r["train_games"] for r in rs),
-                      "score": statistics.fmean(scores), "score_min": min(scores), "score_max": max(scores),
+                      "score": statistics.fmean(scores), "score_median": statistics.median(scores),
+                      "score_min": min(scores), "score_max": max(scores),
                       "score_sd": statistics.stdev(scores) if len(scores) > 1 else 0.0})
     best = max((row["score"] for row in table), default=math.nan)
     target = 0.95 * best
@@ -313,11 +314,11 @@ def _figure(summary: dict, path: Path) -> None:
 
 
 def _markdown(summary: dict) -> str:
-    lines = ["| method | trials | repeats | training games | score (mean) | min | max |",
-             "|---|---|---|---|---|---|---|"]
+    lines = ["| method | trials | repeats | training games (mean) | score (mean) | median | min | max |",
+             "|---|---|---|---|---|---|---|---|"]
     for r in summary["table"]:
         lines.append(f"| {r['method']} | {r['trials']} | {r['repeats']} | {r['train_games']:,.0f} | "
-                     f"{r['score']:.3f} | {r['score_min']:.3f} | {r['score_max']:.3f} |")
+                     f"{r['score']:.3f} | {r['score_median']:.3f} | {r['score_min']:.3f} | {r['score_max']:.3f} |")
     lines.append("")
     lines.append(f"95% of the best mean score ({summary['best_mean_score']:.3f}) = {summary['target_95']:.3f}; "
                  "training games to reach it: " + ", ".join(

@@ -93,6 +93,7 @@ def test_the_summary_finds_the_fewest_games_reaching_95_percent_of_the_best():
     assert summary["games_to_95"] == {"a": 2000, "b": 1000, "c": None}  # 0.95 x 0.80 = 0.76
     b = next(row for row in summary["table"] if row["method"] == "b")
     assert b["repeats"] == 2 and b["score_min"] == 0.77 and b["score_max"] == 0.79
+    assert b["score_median"] == pytest.approx(0.78)
     assert summary["choice_bias"] is None  # no run says what it chose
 
 

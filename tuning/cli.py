@@ -61,6 +61,13 @@ def _interval(score, low, high) -> str:
     return f"{_fmt(score)} [{_fmt(low)}, {_fmt(high)}]"
 
 
+def _elo(mean, low, high) -> str:
+    """An Elo difference with its interval: +123 [+98, +150]."""
+    def one(x):
+        return "-" if x is None or not math.isfinite(x) else f"{x:+.0f}"
+    return f"{one(mean)} [{one(low)}, {one(high)}]"
+
+
 # --- progress bars ------------------------------------------------------------------------------
 
 class _RunBars:
@@ -261,6 +268,9 @@ def _print_status(s: dict) -> None:
         held = "" if b.get("held_out_score") is None else \
             f"; held-out opponents {_interval(b['held_out_score'], b['held_out_low'], b['held_out_high'])}"
         typer.echo(f"  best: trial {b['trial']} {_interval(b['score'], b['low'], b['high'])} ({label}){held}")
+        if b.get("elo") is not None:
+            each = ", ".join(f"{name} {_elo(*e)}" for name, e in b["elo_per_opponent"].items())
+            typer.echo(f"  best in Elo: {_elo(b['elo'], b['elo_low'], b['elo_high'])} against the panel ({each})")
     if s["defaults"] is not None:
         d = s["defaults"]
         typer.echo(f"  defaults (trial 0): {_interval(d['score'], d['low'], d['high'])} (training)")
@@ -291,6 +301,7 @@ def validate(
     from tuning.validation import validate_study
 
     from tuning.programs import check_programs
+    from tuning.stats import panel_elo
 
     handle = open_study(name, resolve_url(name, option=storage))
     try:
@@ -307,7 +318,10 @@ def validate(
                 f"vs defaults {r.diff.mean:+.3f} [{r.diff.low:+.3f}, {r.diff.high:+.3f}]"
             held = "" if r.held_out is None else \
                 f"; held-out opponents {_interval(r.held_out.mean, r.held_out.low, r.held_out.high)}"
+            trained = {b.name: r.per_opponent[b.name] for b in handle.panel if b.name in r.per_opponent}
+            rating = panel_elo(trained)
             typer.echo(f"trial {r.trial:>4}: validated {_interval(r.estimate.mean, r.estimate.low, r.estimate.high)} "
+                       f"(Elo {_elo(rating.mean, rating.low, rating.high)}) "
                        f"on {r.estimate.games // max(1, len(handle.panel))} games/opponent{held}; "
                        f"training {_fmt(r.training_score)}; {diff}")
         typer.echo(f"best: trial {results[0].trial}; export it with  tune export {name} --out best.toml")

@@ -29,31 +29,46 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
-__all__ = ["Method", "parse_methods", "run_methods", "summarize_runs"]
+__all__ = ["Method", "parse_methods", "run_methods", "summarize_runs", "rescore_pruned"]
 
 _REPORT_PHASE = "report"
 
 
+_SAMPLERS = ("tpe", "cmaes", "gp", "random", "spsa")
+
+
 @dataclass(frozen=True)
 class Method:
-    """A sampler kind with the study file's pruning, or with pruning off."""
+    """A sampler kind with the study file's pruning, or with pruning off, and optionally its own
+    number of startup trials (``-sN``) instead of the study file's."""
 
     sampler: str
     pruning: bool = True
+    startup: int | None = None
 
     @property
     def name(self) -> str:
-        return self.sampler if self.pruning else f"{self.sampler}-noprune"
+        return self.sampler + ("" if self.startup is None else f"-s{self.startup}") + \
+            ("" if self.pruning else "-noprune")
 
 
 def parse_methods(text: str) -> list[Method]:
-    """``"tpe,cmaes,random-noprune"`` -> methods; one-line ValueError for an unknown name."""
+    """``"tpe,cmaes-s4,random-noprune"`` -> methods; one-line ValueError for an unknown name."""
     out = []
     for word in (w.strip() for w in text.split(",") if w.strip()):
-        sampler, _, suffix = word.partition("-")
-        if sampler not in ("tpe", "cmaes", "gp", "random") or suffix not in ("", "noprune"):
-            raise ValueError(f"unknown method {word!r}: use tpe, cmaes, gp or random, optionally with -noprune")
-        out.append(Method(sampler, pruning=suffix != "noprune"))
+        sampler, *suffixes = word.split("-")
+        pruning, startup = True, None
+        for suffix in suffixes:
+            if suffix == "noprune" and pruning:
+                pruning = False
+            elif suffix[:1] == "s" and suffix[1:].isdigit() and startup is None:
+                startup = int(suffix[1:])
+            else:
+                sampler = ""
+        if sampler not in _SAMPLERS:
+            raise ValueError(f"unknown method {word!r}: use {', '.join(_SAMPLERS)}, optionally followed by -sN "
+                             "(N startup trials) and -noprune, e.g. cmaes-s4-noprune")
+        out.append(Method(sampler, pruning=pruning, startup=startup))
     if not out:
         raise ValueError("--methods names no method")
     return out
@@ -64,6 +79,8 @@ def _run_spec(base: dict, method: Method, trials: int, repeat: int, choose: dict
     data["name"] = f"m-{method.name}-{trials}-{repeat}"
     data["n_trials"] = trials
     data["sampler"] = {**data.get("sampler", {}), "kind": method.sampler, "seed": repeat}
+    if method.startup is not None:
+        data["sampler"]["startup_trials"] = method.startup
     data["pruning"] = {**data.get("pruning", {}), "enabled": method.pruning and data.get("pruning", {}).get(
         "enabled", True)}
     data["validation"] = {**data.get("validation", {}), **choose}
@@ -179,6 +196,58 @@ def run_methods(*, study: Path, methods: Sequence[Method], budgets: Sequence[int
     return summary
 
 
+def rescore_pruned(*, study: Path, out: Path, per_run: int, games: int | None = None,
+                   ray_address: str | None = None, log: Callable[[str], None] = print) -> dict:
+    """Good trials wrongly pruned, measured: in every run with pruning of ``out/runs.jsonl``,
+    the ``per_run`` pruned trials with the best score when pruned are played in full on the
+    report maps (the maps the run's chosen best was scored on); a pruned trial scoring above
+    the run's chosen best was a good trial wrongly pruned (within the noise of both scores,
+    which the summary gives). Results go to ``out/pruned.jsonl`` (resumable)."""
+    import optuna
+    from optuna.trial import TrialState
+
+    from tuning.cluster import connect
+    from tuning.pool import BatchPool
+    from tuning.spec import parse_spec
+    from tuning.panel import study_bot
+    from tuning.study import open_study
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    base = tomllib.loads(study.read_text())
+    base_spec = parse_spec({"n_trials": 1, **base}, source=str(study), base=study.parent)
+    _, report_seeds, _ = _held_out_halves(base, games)
+    path = out / "pruned.jsonl"
+    done = {(r["run"], r["trial"]) for r in _done_runs(path)}
+    pool = BatchPool(connect(ray_address) + 1, bot=study_bot(base_spec), time_scale=base_spec.timeout_scale)
+    for run in _done_runs(out / "runs.jsonl"):
+        if run["method"].endswith("-noprune") or not run.get("pruned"):
+            continue
+        name = f"m-{run['method']}-{run['trials']}-{run['repeat']}"
+        handle = open_study(name, f"sqlite:///{out / 'studies' / name}.db")
+        try:
+            pruned = sorted((t for t in handle.trials(TrialState.PRUNED) if t.intermediate_values),
+                            key=lambda t: -t.intermediate_values[max(t.intermediate_values)])[:per_run]
+            for t in pruned:
+                if (name, t.number) in done:
+                    continue
+                scored = _score_on(pool, handle, handle.space.full_params(t.params), report_seeds)
+                row = {"run": name, "trial": t.number, "when_pruned": t.intermediate_values[max(t.intermediate_values)],
+                       "games_when_pruned": max(t.intermediate_values), **scored, "run_best": run["score"],
+                       "run_best_low": run["low"], "run_best_high": run["high"]}
+                with path.open("a") as f:
+                    f.write(json.dumps(row) + "\n")
+                log(f"{name} trial {t.number}: pruned at {row['when_pruned']:.3f}, in full {row['score']:.3f} "
+                    f"(the run's best {run['score']:.3f})")
+        finally:
+            handle.close()
+    rows = _done_runs(path)
+    above = [r for r in rows if r["score"] > r["run_best"]]
+    clearly = [r for r in rows if r["low"] > r["run_best_high"]]
+    return {"rescored": len(rows), "above_best": len(above), "clearly_above_best": len(clearly),
+            "runs": len({r["run"] for r in rows}),
+            "mean_gap": statistics.fmean(r["score"] - r["run_best"] for r in rows) if rows else None}
+
+
 @dataclass(frozen=True)
 class _PanelOnly:
     """What ``_score_on`` needs of a study: its panel and batch size."""
@@ -204,7 +273,8 @@ def summarize_runs(runs: Sequence[dict], defaults: dict | None = None) -> dict:
         scores = [r["score"] for r in rs]
         table.append({"method": method, "trials": trials, "repeats": len(rs),
                       "train_games": statistics.fmean(r["train_games"] for r in rs),
-                      "score": statistics.fmean(scores), "score_min": min(scores), "score_max": max(scores),
+                      "score": statistics.fmean(scores), "score_median": statistics.median(scores),
+                      "score_min": min(scores), "score_max": max(scores),
                       "score_sd": statistics.stdev(scores) if len(scores) > 1 else 0.0})
     best = max((row["score"] for row in table), default=math.nan)
     target = 0.95 * best
@@ -212,8 +282,12 @@ def summarize_runs(runs: Sequence[dict], defaults: dict | None = None) -> dict:
     for method in sorted({row["method"] for row in table}):
         hits = [row["train_games"] for row in table if row["method"] == method and row["score"] >= target]
         reach[method] = min(hits) if hits else None
+    # The chosen best's score on the maps it was chosen on, less its score on fresh maps: the
+    # winner's curse left in a best validated score (validation picks the max of K+1 noisy scores).
+    curse = [r["chosen_validated"] - r["score"] for r in runs if "chosen_validated" in r]
     return {"table": table, "best_mean_score": best, "target_95": target, "games_to_95": reach,
-            "defaults": defaults}
+            "defaults": defaults, "choice_bias": statistics.fmean(curse) if curse else None,
+            "choice_bias_sd": statistics.stdev(curse) if len(curse) > 1 else None, "choice_bias_runs": len(curse)}
 
 
 def _figure(summary: dict, path: Path) -> None:
@@ -240,15 +314,18 @@ def _figure(summary: dict, path: Path) -> None:
 
 
 def _markdown(summary: dict) -> str:
-    lines = ["| method | trials | repeats | training games | score (mean) | min | max |",
-             "|---|---|---|---|---|---|---|"]
+    lines = ["| method | trials | repeats | training games (mean) | score (mean) | median | min | max |",
+             "|---|---|---|---|---|---|---|---|"]
     for r in summary["table"]:
         lines.append(f"| {r['method']} | {r['trials']} | {r['repeats']} | {r['train_games']:,.0f} | "
-                     f"{r['score']:.3f} | {r['score_min']:.3f} | {r['score_max']:.3f} |")
+                     f"{r['score']:.3f} | {r['score_median']:.3f} | {r['score_min']:.3f} | {r['score_max']:.3f} |")
     lines.append("")
     lines.append(f"95% of the best mean score ({summary['best_mean_score']:.3f}) = {summary['target_95']:.3f}; "
                  "training games to reach it: " + ", ".join(
                      f"{m} {'not reached' if g is None else f'{g:,.0f}'}" for m, g in summary["games_to_95"].items()))
+    if summary.get("choice_bias") is not None:
+        lines.append(f"the chosen best's validated score exceeded its score on fresh maps by {summary['choice_bias']:+.3f} "
+                     f"on average ({summary['choice_bias_runs']} runs)")
     if summary.get("defaults"):
         d = summary["defaults"]
         lines.append(f"defaults on the same maps: {d['score']:.3f} [{d['low']:.3f}, {d['high']:.3f}]")
@@ -268,7 +345,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default="bench-methods", help="folder for runs.jsonl, the summary and the figure")
     parser.add_argument("--ray-address", default=None)
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON line last")
+    parser.add_argument("--rescore-pruned", type=int, default=None, metavar="K",
+                        help="instead: play in full the K best pruned trials of every run in --out")
     args = parser.parse_args(argv)
+    if args.rescore_pruned is not None:
+        if args.rescore_pruned < 1 or not (Path(args.out) / "runs.jsonl").is_file():
+            print(f"error: --rescore-pruned needs a positive K and the runs of a benchmark in --out "
+                  f"({args.out}/runs.jsonl)", file=sys.stderr)
+            return 2
+        result = rescore_pruned(study=Path(args.study), out=Path(args.out), per_run=args.rescore_pruned,
+                                games=args.games, ray_address=args.ray_address,
+                                log=lambda line: print(line, file=sys.stderr, flush=True))
+        print(json.dumps(result))
+        return 0
     try:
         methods = parse_methods(args.methods)
         budgets = [int(b) for b in args.budgets.split(",") if b.strip()]

@@ -42,7 +42,7 @@ from tuning.errors import StorageError, TuningError
 from tuning.evaluation import pair_scores_of_rows, plan_batches, summarize
 from tuning.locks import ASK_LOCK, driver_id, hold, owner_dead
 from tuning.pool import Batch, BatchPool
-from tuning.pruning import should_prune
+from tuning.pruning import incumbent_bias, interval_variance, should_prune
 from tuning.retry import Retry
 from tuning.study import REFERENCE_TRIAL, StudyHandle, make_sampler
 
@@ -133,6 +133,7 @@ class _OpenTrial:
     storage_seconds: float = 0.0
     started: float = field(default_factory=time.time)
     reported_at: float = -math.inf  # time.monotonic() of the last intermediate value
+    reported_step: int = -1  # its step (games played)
 
     @property
     def number(self) -> int:
@@ -163,6 +164,7 @@ class StudyRunner:
         self.open: dict[int, _OpenTrial] = {}
         self.report = RunReport()
         self.incumbent: _Incumbent | None = None
+        self._scored: list[tuple[float, float]] = []  # complete trials' (score, variance of the score)
         self._fails_in_a_row = 0
         self._finished = 0  # trials of the study told (complete, pruned or failed), all drivers
         self._games_done = 0  # training games stored for the study, all runs
@@ -403,7 +405,7 @@ class StudyRunner:
             except UpdateFinishedTrialError:
                 self._drop_finished(pool, op)
                 return
-            op.reported_at = now
+            op.reported_at, op.reported_step = now, 2 * estimate.n
         if self._should_prune(op):
             pool.cancel_trial(op.number)
             self._prune(op)
@@ -413,11 +415,17 @@ class StudyRunner:
         inc = self.incumbent
         if not p.enabled or inc is None or op.number in (REFERENCE_TRIAL, inc.number):
             return False
+        # The incumbent is the best of the complete trials' noisy training scores on these very
+        # maps, so its scores sit above its strength; shrink_incumbent takes that expected lead
+        # off (docs/benchmarks.md, "Pruning rules": equal trials pruned 8.3% at alpha 0.05 without).
+        bias = incumbent_bias([v for v, _ in self._scored], [var for _, var in self._scored], inc.value) \
+            if p.shrink_incumbent else 0.0
         decision = should_prune(op.scores, inc.scores, alpha=p.alpha, looks=op.planned_batches,
-                                min_pairs=p.min_pairs, margin=p.margin)
+                                min_pairs=p.min_pairs, margin=p.margin + bias)
         if decision.prune:
             op.attrs["pruned_against"] = {"incumbent": inc.number, "diff": decision.diff,
-                                          "pairs": decision.pairs, "p_value": decision.p_value}
+                                          "pairs": decision.pairs, "p_value": decision.p_value,
+                                          "incumbent_bias": bias}
         return decision.prune
 
     def _write(self, op: _OpenTrial, attrs: dict, **tell) -> bool:
@@ -461,6 +469,7 @@ class StudyRunner:
             return
         self.report.complete += 1
         self._fails_in_a_row = 0
+        self._scored.append((estimate.mean, interval_variance(estimate.low, estimate.high)))
         if self.incumbent is None or estimate.mean > self.incumbent.value:
             self.incumbent = _Incumbent(op.number, estimate.mean, estimate.low, estimate.high, dict(op.scores))
 
@@ -468,6 +477,16 @@ class StudyRunner:
         played = 2 * len(op.scores)
         saved = max(0, op.planned_games - played)
         estimate, per = summarize(op.scores, self.opponents)
+        if op.reported_step != 2 * estimate.n:
+            # Its score when pruned becomes its last intermediate value, whenever the last timed
+            # report was: samplers that learn from pruned trials read it (TPE; CMA-ES with
+            # consider_pruned_trials), and it must not depend on the wall clock.
+            try:
+                self._db(lambda: op.trial.report(estimate.mean, step=2 * estimate.n))
+            except UpdateFinishedTrialError:
+                self.open.pop(op.number, None)
+                self.report.lost += 1
+                return
         if not self._write(op, {"score_low": estimate.low, "score_high": estimate.high, "pairs": estimate.n,
                                 "games": played, "games_saved": saved,
                                 "per_opponent": {name: e.as_dict() for name, e in per.items()}},
@@ -505,6 +524,8 @@ class StudyRunner:
 
     def _load_incumbent(self) -> None:
         complete = [t for t in self._db(lambda: self.h.trials(TrialState.COMPLETE)) if t.value is not None]
+        self._scored = [(t.value, interval_variance(t.user_attrs.get("score_low", math.nan),
+                                                    t.user_attrs.get("score_high", math.nan))) for t in complete]
         if complete:
             best = max(complete, key=lambda t: (t.value, -t.number))
             self.incumbent = _Incumbent(best.number, best.value, best.user_attrs.get("score_low", math.nan),

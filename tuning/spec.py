@@ -73,7 +73,7 @@ class SeedRange(_Strict):
 class SamplerSpec(_Strict):
     """Which Optuna sampler proposes coefficients, and its seed."""
 
-    kind: Literal["tpe", "cmaes", "gp", "random"] = "tpe"
+    kind: Literal["tpe", "cmaes", "gp", "random", "spsa"] = "tpe"
     seed: int | None = None
     startup_trials: int = Field(10, ge=0)  # random trials before the model takes over (tpe, gp, cmaes)
 
@@ -121,6 +121,8 @@ class PruningSpec(_Strict):
     alpha: float = Field(0.05, gt=0.0, lt=0.5)  # one-sided error rate, spread over the looks
     min_pairs: int = Field(20, ge=2)  # never judge a trial on fewer shared pairs than this
     margin: float = Field(0.0, ge=0.0, lt=1.0)  # prune only if worse by more than this (score units)
+    # Compare with the incumbent's score less its expected selection bias (tuning.pruning.incumbent_bias)
+    shrink_incumbent: bool = False
 
 
 class ValidationSpec(_Strict):

@@ -12,7 +12,8 @@ from typing import Mapping, Sequence
 
 from scipy import stats as _st
 
-__all__ = ["Estimate", "estimate", "panel_estimate", "paired_difference", "wilson", "LEVEL"]
+__all__ = ["Estimate", "estimate", "panel_estimate", "paired_difference", "wilson", "elo", "elo_estimate",
+           "panel_elo", "LEVEL"]
 
 LEVEL = 0.95
 
@@ -112,3 +113,39 @@ def paired_difference(a: Mapping, b: Mapping, level: float = LEVEL) -> Estimate:
         sd = math.sqrt(max(0.0, 1.0 - mean * mean))
     half = _st.t.ppf(0.5 + level / 2, n - 1) * sd / math.sqrt(n)
     return Estimate(mean, mean - half, mean + half, n)
+
+
+def elo(score: float, games: int = 0) -> float:
+    """The Elo difference (bot minus opponent) at which the logistic Elo model expects ``score``.
+
+    A score of 0 or 1 has no finite Elo; with ``games`` it is moved half a game inside
+    (0.5 / games from the edge), the usual continuity correction, else 1e-6."""
+    edge = 0.5 / games if games > 0 else 1e-6
+    p = min(1.0 - edge, max(edge, score))
+    return -400.0 * math.log10(1.0 / p - 1.0)
+
+
+def elo_estimate(e: Estimate) -> Estimate:
+    """An opponent's score and interval in Elo: the Elo model is monotone, so the interval's
+    ends map to the Elo interval's ends (exactly, no normal approximation)."""
+    if e.n == 0 or math.isnan(e.mean):
+        return Estimate(math.nan, -math.inf, math.inf, 0)
+    return Estimate(elo(e.mean, e.games), elo(e.low, e.games), elo(e.high, e.games), e.n)
+
+
+def panel_elo(per_opponent: Mapping[str, Estimate], level: float = LEVEL) -> Estimate:
+    """Elo against the panel: the mean over opponents of each opponent's Elo difference.
+
+    On the win-rate scale an easy opponent sits near 1 whatever the coefficients, so the panel's
+    mean score is compressed by its easy opponents and gains against hard ones look small; on
+    the Elo scale a step of odds counts the same against any opponent. The interval is
+    stratified like ``panel_estimate``, each opponent's standard error being its Elo interval's
+    half-width over z (the interval is asymmetric; its mean half-width stands in)."""
+    each = [elo_estimate(e) for e in per_opponent.values() if e.n > 0 and not math.isnan(e.mean)]
+    if not each:
+        return Estimate(math.nan, -math.inf, math.inf, 0)
+    z = _st.norm.ppf(0.5 + level / 2)
+    k = len(each)
+    mean = math.fsum(e.mean for e in each) / k
+    half = z * math.sqrt(math.fsum(((e.high - e.low) / (2 * z)) ** 2 for e in each)) / k
+    return Estimate(mean, mean - half, mean + half, sum(e.n for e in each))

@@ -5,9 +5,10 @@ import math
 
 from optuna.trial import TrialState
 
+from tuning.stats import Estimate, elo_estimate, panel_elo
 from tuning.study import REFERENCE_TRIAL, StudyHandle
 
-__all__ = ["study_status", "best_trial"]
+__all__ = ["study_status", "best_trial", "elo_summary"]
 
 _STATES = {"complete": TrialState.COMPLETE, "running": TrialState.RUNNING, "pruned": TrialState.PRUNED,
            "failed": TrialState.FAIL, "waiting": TrialState.WAITING}
@@ -15,6 +16,17 @@ _STATES = {"complete": TrialState.COMPLETE, "running": TrialState.RUNNING, "prun
 
 def _num(x: float | None) -> float | None:
     return None if x is None or (isinstance(x, float) and math.isnan(x)) else round(float(x), 6)
+
+
+def elo_summary(per_opponent: dict[str, dict], opponents: list[str]) -> dict:
+    """Stored per-opponent scores ({mean, low, high, n}) as Elo: against each opponent and
+    against ``opponents`` (the training panel: what "best" is judged on), with intervals."""
+    each = {name: Estimate(d["mean"], d["low"], d["high"], d["n"]) for name, d in per_opponent.items()
+            if d.get("mean") is not None and d.get("n")}
+    overall = panel_elo({name: e for name, e in each.items() if name in opponents})
+    return {"elo": _num(overall.mean), "elo_low": _num(overall.low), "elo_high": _num(overall.high),
+            "elo_per_opponent": {name: [_num(x) for x in (e.mean, e.low, e.high)]
+                                 for name, e in ((n, elo_estimate(e)) for n, e in each.items())}}
 
 
 def best_trial(handle: StudyHandle) -> dict | None:
@@ -27,7 +39,8 @@ def best_trial(handle: StudyHandle) -> dict | None:
                 "validated": True, "games_per_opponent": v.games, "seeds": v.seeds,
                 "diff_vs_defaults": _num(v.diff), "diff_low": _num(v.diff_low), "diff_high": _num(v.diff_high),
                 "held_out_score": _num(v.heldout_score), "held_out_low": _num(v.heldout_low),
-                "held_out_high": _num(v.heldout_high), "params": v.params}
+                "held_out_high": _num(v.heldout_high), "params": v.params,
+                **elo_summary(v.per_opponent, [b.name for b in handle.panel])}
     complete = [t for t in handle.trials(TrialState.COMPLETE) if t.value is not None]
     if not complete:
         return None
@@ -35,7 +48,8 @@ def best_trial(handle: StudyHandle) -> dict | None:
     return {"trial": t.number, "score": _num(t.value), "low": _num(t.user_attrs.get("score_low")),
             "high": _num(t.user_attrs.get("score_high")), "validated": False,
             "games_per_opponent": 2 * len(handle.spec.training_seeds()),
-            "params": handle.space.full_params(t.params)}
+            "params": handle.space.full_params(t.params),
+            **elo_summary(t.user_attrs.get("per_opponent") or {}, [b.name for b in handle.panel])}
 
 
 def study_status(handle: StudyHandle) -> dict:

@@ -67,11 +67,20 @@ def make_sampler(spec: SamplerSpec, space: SearchSpace, stream: int | None = Non
         if spec.kind == "tpe":
             return optuna.samplers.TPESampler(seed=seed, n_startup_trials=spec.startup_trials,
                                               multivariate=True, constant_liar=True)
+        x0 = {name: min(max(value, d.low), d.high)
+              for (name, value), d in zip(space.reference_params().items(), space.distributions.values())}
         if spec.kind == "cmaes":
-            x0 = {name: min(max(value, d.low), d.high)
-                  for (name, value), d in zip(space.reference_params().items(), space.distributions.values())}
+            # Pruned trials count (with their score when pruned): under pruning most trials of a
+            # study are pruned, and counting complete ones only kept CMA-ES in its random start
+            # for a whole quick study (docs/benchmarks.md, "Tuning methods").
             return optuna.samplers.CmaEsSampler(seed=seed, n_startup_trials=spec.startup_trials, x0=x0,
-                                                warn_independent_sampling=False)
+                                                warn_independent_sampling=False, consider_pruned_trials=True)
+        if spec.kind == "spsa":
+            from tuning.spsa import SPSASampler
+
+            # One sign vector per iteration, shared by its two trials: drawn from the study's
+            # seed and the iteration, never from the per-trial stream.
+            return SPSASampler(space.distributions, x0, seed=spec.seed, first_trial=REFERENCE_TRIAL + 1)
         if spec.kind == "gp":
             return optuna.samplers.GPSampler(seed=seed, n_startup_trials=spec.startup_trials)
         return optuna.samplers.RandomSampler(seed=seed)

@@ -347,6 +347,12 @@ def _fmt(x, digits=3) -> str:
     return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
 
 
+def _elo_text(mean, low, high) -> str:
+    def one(x):
+        return "-" if x is None or not math.isfinite(x) else f"{x:+.0f}"
+    return f"{one(mean)} [{one(low)}, {one(high)}]"
+
+
 def _interval(score, low, high) -> str:
     return f"{_fmt(score)} [{_fmt(low)}, {_fmt(high)}]"
 
@@ -381,6 +387,11 @@ def _page(data: ReportData, images: dict[str, str]) -> str:
     else:
         label = "validated on held-out maps" if best["validated"] else "training score, not validated"
         head.append(("best", f"trial {best['trial']}: {_interval(best['score'], best['low'], best['high'])} ({label})"))
+        if best.get("elo") is not None:
+            head.append(("best in Elo (mean over the panel's opponents)", _elo_text(best["elo"], best["elo_low"],
+                                                                            best["elo_high"])))
+            head.append(("best in Elo per opponent", ", ".join(f"{name} {_elo_text(*e)}" for name, e in
+                                                               best["elo_per_opponent"].items())))
         if best.get("held_out_score") is not None:
             head.append(("best against held-out opponents", _interval(best["held_out_score"], best["held_out_low"],
                                                                       best["held_out_high"])))

@@ -106,7 +106,7 @@ MALFORMED = [
                  id="validation-overlaps-bank"),
     pytest.param(_set("seed_bank", "seed_bank = { start = 100, count = 0 }"),
                  "seed_bank.count: input should be greater than or equal to 1", id="empty-seed-bank"),
-    pytest.param(_set("kind", 'kind = "annealing"'), "sampler.kind: input should be 'tpe', 'cmaes', 'gp' or 'random'",
+    pytest.param(_set("kind", 'kind = "annealing"'), "sampler.kind: input should be 'tpe', 'cmaes', 'gp', 'random' or 'spsa'",
                  id="unknown-sampler"),
     pytest.param(GOOD + "colour = 1\n", "unknown key 'validation.colour'; allowed here: seeds, games, top_k",
                  id="unknown-key"),

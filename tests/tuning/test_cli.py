@@ -62,6 +62,7 @@ def test_launch_status_resume_validate_export_end_to_end(tmp_path, ray_cluster, 
 
     validated = _tune("validate", "tiny", "--top", "1", "--games", "4", *ray, cwd=tmp_path)
     assert "reference (defaults)" in validated.stdout and "best: trial" in validated.stdout
+    assert validated.stdout.count("(Elo ") == 2  # the defaults and the top trial, each with its interval
     status = _last_json(_tune("status", "tiny", "--json", cwd=tmp_path))
     assert status["best"]["validated"] and status["games"]["validate"] == 2 * 2 * 4
 

@@ -417,3 +417,20 @@ def test_a_bad_patience_setting_is_a_one_line_error(monkeypatch, sqlite_url):
         patience_from_env()
     monkeypatch.setenv("OCEAN_DB_PATIENCE", "2.5")
     assert patience_from_env() == 2.5
+
+
+def test_the_incumbents_selection_bias_is_taken_off_only_when_asked(tmp_path):
+    pruned = {}
+    for shrink in (False, True):
+        handle = _study(f"sqlite:///{tmp_path}/s{shrink}.db", n_trials=14, trials_in_flight=1,
+                        seed_bank={"start": 100, "count": 40}, batch_pairs=5,
+                        pruning={"enabled": True, "alpha": 0.3, "min_pairs": 10, "shrink_incumbent": shrink})
+        try:
+            # strengths close together: noisy training scores, an incumbent chosen among near-equals
+            StudyRunner(handle, pool=FakePool(capacity=1, p_win=lambda p: 0.45 + 0.03 * p["silence_cost"])).run()
+            pruned[shrink] = [t.user_attrs["pruned_against"]["incumbent_bias"] for t in handle.trials(TrialState.PRUNED)]
+        finally:
+            handle.close()
+    assert pruned[False] and set(pruned[False]) == {0.0}, "alpha 0.3 on near-equal trials prunes some, unshrunk"
+    assert len(pruned[True]) < len(pruned[False])  # the same trials (seeded per number), a fairer incumbent
+    assert all(b > 0.0 for b in pruned[True])

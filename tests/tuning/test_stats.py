@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from tuning.stats import estimate, paired_difference, panel_estimate, wilson
+from tuning.stats import Estimate, elo, elo_estimate, estimate, paired_difference, panel_elo, panel_estimate, wilson
 
 
 def _pairs(rng, p, n):
@@ -62,3 +62,35 @@ def test_paired_difference_uses_only_shared_keys_and_cancels_map_luck():
     assert d.low > 0  # a consistent small gain is detected despite large map-to-map spread
     same = paired_difference(luck, luck)
     assert same.mean == 0 and same.low < 0 < same.high  # identical scores never claim certainty
+
+
+def test_elo_is_the_logistic_model_of_the_score():
+    assert elo(0.5) == 0.0
+    assert math.isclose(elo(1 / (1 + 10 ** -0.5)), 200.0)  # odds of sqrt(10): +200
+    assert math.isclose(elo(0.25), -elo(0.75))
+    assert math.isclose(elo(1.0, games=100), elo(0.995)) and math.isclose(elo(0.0, games=100), elo(0.005))
+
+
+def test_an_opponents_elo_interval_is_its_score_interval_mapped():
+    e = Estimate(0.6, 0.55, 0.65, 200)
+    r = elo_estimate(e)
+    assert (r.mean, r.low, r.high, r.n) == (elo(0.6, 400), elo(0.55, 400), elo(0.65, 400), 200)
+    assert r.low < r.mean < r.high
+    assert math.isnan(elo_estimate(Estimate(math.nan, 0.0, 1.0, 0)).mean)
+
+
+def test_panel_elo_weighs_a_step_of_odds_alike_against_every_opponent():
+    hard = Estimate(0.30, 0.25, 0.35, 200)
+    easy = Estimate(0.95, 0.93, 0.97, 200)
+    panel = panel_elo({"hard": hard, "easy": easy})
+    assert math.isclose(panel.mean, (elo(0.30, 400) + elo(0.95, 400)) / 2)
+    assert panel.low < panel.mean < panel.high and panel.n == 400
+    # the same gain in odds against the hard opponent moves the Elo as much as against the easy one,
+    # while on the win-rate scale it is four times as large
+    odds = 10 ** (50 / 400)
+    better_hard = panel_elo({"hard": Estimate(0.3 * odds / (0.7 + 0.3 * odds), 0.25, 0.35, 200), "easy": easy})
+    better_easy = panel_elo({"hard": hard, "easy": Estimate(0.95 * odds / (0.05 + 0.95 * odds), 0.93, 0.97, 200)})
+    assert math.isclose(better_hard.mean - panel.mean, 25.0) and math.isclose(better_easy.mean - panel.mean, 25.0)
+    # a wider interval against one opponent widens the panel's
+    wide = panel_elo({"hard": Estimate(0.30, 0.15, 0.45, 200), "easy": easy})
+    assert wide.high - wide.low > panel.high - panel.low

@@ -10,6 +10,7 @@ from tuning.errors import TuningError
 from tuning.export import choose_trial, provenance, render
 from tuning.runner import StudyRunner
 from tuning.spec import parse_spec
+from tuning.stats import elo
 from tuning.status import study_status
 from tuning.study import create_study
 from tuning.validation import validate_study
@@ -31,6 +32,8 @@ def test_status_counts_what_the_database_holds(ran):
     best = max(ran.trials(TrialState.COMPLETE), key=lambda t: t.value)
     assert s["best"]["trial"] == best.number and not s["best"]["validated"]
     assert s["best"]["low"] <= s["best"]["score"] <= s["best"]["high"]
+    assert s["best"]["elo_low"] <= s["best"]["elo"] <= s["best"]["elo_high"]
+    assert set(s["best"]["elo_per_opponent"]) == {"random", "chaser"}
     assert s["defaults"]["trial"] == 0 and s["panel"] == ["random", "chaser"]
     json.dumps(s)  # JSON-able as is
 
@@ -48,7 +51,11 @@ def test_exports_round_trip_with_provenance(ran, tmp_path):
     validate_study(ran, pool=FakePool(p_win=lambda p: 0.1 + 0.2 * p["silence_cost"]))
     number, values, validation = choose_trial(ran, None)
     assert number == ran.games.validations()[0].trial and validation["games"] == 4
-    assert study_status(ran)["best"]["validated"] and study_status(ran)["best"]["trial"] == number
+    best = study_status(ran)["best"]
+    assert best["validated"] and best["trial"] == number
+    stored = ran.games.validations()[0].per_opponent
+    assert best["elo_per_opponent"]["chaser"][0] == pytest.approx(elo(stored["chaser"]["mean"], stored["chaser"]["games"]))
+    assert best["elo"] == pytest.approx(sum(e[0] for e in best["elo_per_opponent"].values()) / 2, abs=1e-5)
     prov = provenance(ran, number, validation)
     assert prov["study"] == "tiny" and prov["trial"] == number and prov["panel"] == ["random", "chaser"]
     assert prov["seed_bank"] == "100..103" and prov["validated_low"] <= prov["validated_score"] <= prov["validated_high"]

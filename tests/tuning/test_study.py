@@ -1,4 +1,5 @@
 """The study's samplers: built quietly, seeded per trial, and able to run a study."""
+import importlib.util
 import warnings
 
 import pytest
@@ -10,7 +11,9 @@ from tuning.spec import parse_spec
 from tuning.study import create_study, make_sampler
 
 
-@pytest.mark.parametrize("kind", ["tpe", "cmaes", "random"])
+@pytest.mark.parametrize("kind", ["tpe", "cmaes", "random", "spsa",
+                                  pytest.param("gp", marks=pytest.mark.skipif(
+                                      importlib.util.find_spec("torch") is None, reason="needs .[gp]"))])
 def test_every_sampler_is_built_without_a_warning_and_runs_a_study(kind, sqlite_url):
     spec = parse_spec(tiny_spec_dict(n_trials=6, sampler={"kind": kind, "seed": 1, "startup_trials": 2}))
     space = build_space(spec)

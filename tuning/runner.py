@@ -8,7 +8,10 @@ trials clearly worse than the incumbent and tells Optuna when a trial is done.
 Crash safety (exercised by ``tuning.chaos`` and tests/tuning/test_resilience*.py):
 
 - every game is stored as its batch finishes, under a unique key, so a kill loses at most the
-  batches in flight and nothing stored is ever replayed or duplicated;
+  batches in flight and nothing stored is ever replayed or duplicated (on PostgreSQL the
+  worker that played a batch stores it and sends the driver only its summary, see
+  ``tuning.batchstore``; on SQLite, or when a worker cannot reach the database, the driver
+  stores the rows);
 - each open trial carries a lease renewed by this driver's heartbeat; a RUNNING trial whose
   lease expired, whose driver on this host is gone, or that has no lease at all (its driver
   died between creating and claiming it) is adopted: its stored games are kept, only the
@@ -39,7 +42,7 @@ from optuna.trial import TrialState
 
 from tuning.cluster import cluster_cpus
 from tuning.errors import StorageError, TuningError
-from tuning.evaluation import pair_scores_of_rows, plan_batches, summarize
+from tuning.evaluation import plan_batches, summarize
 from tuning.locks import ASK_LOCK, driver_id, hold, owner_dead
 from tuning.pool import Batch, BatchPool
 from tuning.pruning import should_prune
@@ -179,7 +182,8 @@ class StudyRunner:
         start = time.perf_counter()
         if self.pool is None:
             self.report.workers = cluster_cpus()
-            pool = BatchPool(self.report.workers + 1, bot=self.h.bot, time_scale=self.spec.timeout_scale)
+            pool = BatchPool(self.report.workers + 1, bot=self.h.bot, time_scale=self.spec.timeout_scale,
+                             store=self.h.batch_store())
         else:
             pool, self.report.workers = self.pool, self.pool.capacity
         try:
@@ -337,19 +341,20 @@ class StudyRunner:
                    errors=self._db(lambda: self.h.games.bot_errors(frozen.number, TRAIN)))
 
     def _on_results(self, pool: BatchPool, ready: list[tuple[Batch, object]]) -> None:
-        """Handle the batches that finished together: their games are stored first, all in one
-        statement and one transaction (also those of a trial pruned meanwhile: they were
-        played), then each trial they belong to is looked at once: finished, or its running
-        score reported and the pruning test run."""
-        played = [(b, r) for b, r in ready if not isinstance(r, Exception)]
+        """Handle the batches that finished together: the games their workers did not store
+        themselves (``tuning.batchstore``) are stored first, all in one statement and one
+        transaction (also those of a trial pruned meanwhile: they were played), then each trial
+        they belong to is looked at once: finished, or its running score reported and the
+        pruning test run."""
+        unstored = [(b, r) for b, r in ready if not isinstance(r, Exception) and not r.stored]
         storage = 0.0
-        if played:
+        if unstored:
             t0 = time.perf_counter()
             self._db(lambda: self.h.games.add_batches(
-                [(b.trial, TRAIN, b.opponent.name, r.rows, r.seconds) for b, r in played]))
+                [(b.trial, TRAIN, b.opponent.name, r.rows, r.seconds) for b, r in unstored]))
             storage = time.perf_counter() - t0
             self.report.storage_seconds += storage
-        rows = sum(len(r.rows) for _, r in played) or 1
+        rows = sum(len(r.rows) for _, r in unstored) or 1
         looks: dict[int, _OpenTrial] = {}
         for batch, result in ready:
             share = 0.0 if isinstance(result, Exception) else storage * len(result.rows) / rows
@@ -373,19 +378,18 @@ class StudyRunner:
         if op is None:  # its trial was pruned or failed while this batch ran
             self.report.games_wasted += batch.games
             return None
+        summary = result.digest(batch.opponent.name)
         op.outstanding -= 1
         op.storage_seconds += storage
         op.game_seconds += result.seconds
-        op.games += len(result.rows)
-        for row in result.rows:
-            if row.get("a_error"):
-                op.bot_errors += 1
-                if op.first_error is None:
-                    op.first_error = f"seed {row['seed']} against {batch.opponent.name}: {row['a_error']}"
+        op.games += summary.games
+        op.bot_errors += summary.bot_errors
+        if op.first_error is None:
+            op.first_error = summary.first_error
         if self._program_broken(op):
             self._fail_program(pool, op)
             return None
-        op.scores.update(pair_scores_of_rows(batch.opponent.name, result.rows))
+        op.scores.update(summary.pair_scores)
         return op
 
     def _look(self, pool: BatchPool, op: _OpenTrial) -> None:

@@ -17,7 +17,8 @@ What it reports:
   time it sat idle waiting for a batch;
 - the driver's ceiling: batches and rows per second of *busy* driver time (wall time minus
   idle waiting), what one driver could handle if the workers never made it wait;
-- database time per row (the inserts over the rows they stored);
+- database time per row (the inserts over the rows they stored: the workers' own inserts on
+  PostgreSQL, see ``tuning.batchstore``, and any the driver made);
 - the projected worker cores one driver can feed with the real bot (its ceiling over the games
   per second one core plays with the tunable bot against the default panel, measured here).
 """
@@ -204,6 +205,7 @@ def _install_profile(profile: _Profile) -> None:
 
     import tuning.pool as pool_mod
     import tuning.runner as runner_mod
+    import tuning.worker as worker_mod
     from tuning.gamestore import GameStore
 
     # idle: the driver blocked until some batch is ready; ray_results: fetching (unpickling) them
@@ -216,8 +218,9 @@ def _install_profile(profile: _Profile) -> None:
     profile.wrap(runner_mod.StudyRunner, "_write", "optuna_tell")
     profile.wrap(runner_mod.StudyRunner, "_beat", "heartbeat")
     profile.wrap(runner_mod.optuna.Trial, "report", "optuna_report")
-    for name in ("should_prune", "summarize", "pair_scores_of_rows"):
+    for name in ("should_prune", "summarize"):
         profile.wrap(runner_mod, name, "pruning_stats")
+    profile.wrap(worker_mod.BatchResult, "digest", "pruning_stats")
 
 
 def _spec(name: str, trials: int, seeds: int, batch_pairs: int, in_flight: int, sampler: str):
@@ -291,15 +294,23 @@ def _measure(url: str, *, address: str, trials: int, seeds: int, batch_pairs: in
     name = f"scale-{uuid.uuid4().hex[:8]}"
     handle = create_study(_spec(name, trials, seeds, batch_pairs, in_flight, sampler), url)
     bot = BotSpec("random", "random", {})
-    pool = BatchPool(workers + 1, bot=bot)
-    _warm(pool, handle.space.full_params(handle.space.reference_params()), handle.panel[0], workers, log)
+    # warm-up batches are not the study's: a pool that stores nothing plays them
+    _warm(BatchPool(workers + 1, bot=bot), handle.space.full_params(handle.space.reference_params()),
+          handle.panel[0], workers, log)
+    pool = BatchPool(workers + 1, bot=bot, store=handle.batch_store())
     stamps: list[tuple[float, int]] = []
     original = runner_mod.StudyRunner._on_results
+
+    worker_store = [0.0, 0]  # seconds the workers spent storing their own games, and those games
 
     def on_results(self, pool_, ready):  # the real handler, plus a time stamp per batch
         original(self, pool_, ready)
         now = time.perf_counter()
-        stamps.extend((now, 0 if isinstance(r, Exception) else len(r.rows)) for _, r in ready)
+        stamps.extend((now, 0 if isinstance(r, Exception) else b.games) for b, r in ready)
+        for b, r in ready:
+            if not isinstance(r, Exception) and r.stored:
+                worker_store[0] += r.store_seconds
+                worker_store[1] += b.games
 
     profile = _Profile()
     _install_profile(profile)
@@ -340,8 +351,11 @@ def _measure(url: str, *, address: str, trials: int, seeds: int, batch_pairs: in
         "driver_busy_seconds": round(busy, 2), "driver_idle_seconds": round(idle, 2),
         "driver_cpu_seconds": round(cpu, 2),
         "ceiling_batches_per_s": round(batches / busy, 1), "ceiling_rows_per_s": round(report.games / busy, 1),
-        "db_ms_per_row": round(1000 * inserts.seconds / max(1, report.games), 4),
+        # database time per row, wherever it was spent (driver inserts, workers' own inserts)
+        "db_ms_per_row": round(1000 * (inserts.seconds + worker_store[0]) / max(1, report.games), 4),
         "db_ms_per_insert_call": round(1000 * inserts.seconds / max(1, inserts.calls), 3),
+        "rows_stored_by_workers": worker_store[1],
+        "worker_store_ms_per_batch": round(1000 * worker_store[0] / max(1, batches), 3),
         "profile": parts,
         "complete": report.complete, "pruned": report.pruned, "failed": report.failed,
         "games_per_trial": per_trial, "complete_trials_with_wrong_game_count": short,

@@ -111,6 +111,13 @@ class StudyHandle:
         names = {b.name for b in self.panel}
         return list(self.panel) + [b for b in self.held_out or [] if b.name not in names]
 
+    def batch_store(self) -> tuple[str, str] | None:
+        """(URL, study) for a ``BatchPool`` whose workers store their own games (PostgreSQL), or
+        None where the driver must store them (SQLite: one writer, on the driver's disk)."""
+        from tuning.batchstore import worker_stores
+
+        return (self.storage.url, self.name) if worker_stores(self.storage.url) else None
+
     def trials(self, *states: TrialState) -> list[FrozenTrial]:
         return self.study.get_trials(deepcopy=False, states=states or None)
 

@@ -165,10 +165,12 @@ def build_study(url: str, *, trials: int, games_per_trial: int, batch_pairs: int
         with timings.installed():
             report = StudyRunner(handle, pool=SyntheticPool(), progress=progress, log=log).run()
         rows = handle.games.count_games()
+        created = len(handle.trials())
     finally:
         handle.close()
-    n = len(timings.ask)
-    return {"trials": n, "rows": rows, "build_seconds": round(time.perf_counter() - start, 1),
+    del timings.ask[len(timings.tell):]  # the last ask found the target reached: it created nothing
+    n = len(timings.tell)
+    return {"trials": created, "rows": rows, "build_seconds": round(time.perf_counter() - start, 1),
             "complete": report.complete,
             "per_trial_db_ms_at_100": timings.per_trial_ms(100 - _WINDOW // 2, 100 + _WINDOW // 2),
             "per_trial_db_ms_last": timings.per_trial_ms(n - _WINDOW, n),

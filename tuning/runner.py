@@ -94,6 +94,9 @@ class RunReport:
     interrupted: bool = False
     db_outages: int = 0  # database outages ridden out (or the last one given up on)
     lost: int = 0  # trials another driver took over after this one's lease ran out
+    ask_lock_waits: int = 0  # times this driver took the study's ask lock
+    ask_lock_wait_seconds: float = 0.0  # time it waited for it (other drivers held it), in all
+    ask_lock_wait_max: float = 0.0  # its longest wait
 
 
 def _stderr(line: str) -> None:
@@ -257,14 +260,16 @@ class StudyRunner:
         (counting every driver's trials, under the study's ask lock)."""
 
         def attempt():
+            asked = time.perf_counter()
             with hold(self.h.games, ASK_LOCK, self.owner, call=self._db):
+                self._lock_waited(time.perf_counter() - asked)
                 existing = len(self.h.trials(TrialState.RUNNING, TrialState.COMPLETE, TrialState.PRUNED,
                                              TrialState.FAIL))
                 if existing >= self.h.target_trials:
                     return None
                 # ``existing`` is the number the new trial gets (or the waiting reference, trial 0).
                 self.h.study.sampler = self._sampler_for(existing)
-                trial = self.h.study.ask(self.h.space.distributions)
+                trial = self.h.study.ask()  # the parameters are drawn below, outside the lock
                 return trial, self.h.games.claim(trial.number, self.owner, self.lease_ttl)
 
         # A repeated attempt (the connection dropped after Optuna committed the trial) counts
@@ -274,8 +279,19 @@ class StudyRunner:
             return False
         trial, claimed = out
         if claimed:  # else our lock expired mid-way and another driver adopted it: theirs now
+            # The sampler's work (TPE reads every finished trial) is done holding only the trial's
+            # lease, so other drivers never wait for it; a driver that dies here leaves a trial
+            # with some parameters missing, which adoption completes (``_adopt``). Same draws as
+            # ``study.ask(distributions)``: trial N's own sampler, the parameters in the same order.
+            for name, dist in self.h.space.distributions.items():
+                self._db(lambda name=name, dist=dist: _suggest(trial, name, dist))
             self._open(trial, scores={})
         return True
+
+    def _lock_waited(self, seconds: float) -> None:
+        self.report.ask_lock_waits += 1
+        self.report.ask_lock_wait_seconds += seconds
+        self.report.ask_lock_wait_max = max(self.report.ask_lock_wait_max, seconds)
 
     def _open(self, trial: optuna.Trial, scores: dict, errors: tuple[int, int, str | None] = (0, 0, None)) -> None:
         params = self.h.space.full_params(trial.params)

@@ -113,6 +113,22 @@ def _suggest(trial: optuna.Trial, name: str, dist: BaseDistribution) -> None:
         raise TuningError(f"cannot complete parameter {name!r}: unsupported distribution {dist!r}")
 
 
+class _Replay(optuna.samplers.BaseSampler):
+    """Proposes values drawn beforehand (an adopted trial's missing parameters)."""
+
+    def __init__(self, values: dict) -> None:
+        self.values = values
+
+    def infer_relative_search_space(self, study, trial) -> dict:
+        return {}
+
+    def sample_relative(self, study, trial, search_space) -> dict:
+        return {}
+
+    def sample_independent(self, study, trial, param_name, param_distribution):
+        return self.values[param_name]
+
+
 @dataclass
 class _Incumbent:
     number: int
@@ -347,11 +363,21 @@ class StudyRunner:
         if frozen.number not in still:  # told by its driver between our listing and our claim
             self._db(lambda: self.h.games.release(frozen.number, self.owner))
             return
-        self.h.study.sampler = self._sampler_for(frozen.number)
+        sampler = self._sampler_for(frozen.number)
+        self.h.study.sampler = sampler
         trial = self._db(lambda: optuna.Trial(self.h.study, frozen._trial_id))
-        for name, dist in self.h.space.distributions.items():
-            if name not in trial.params:  # its driver died while Optuna stored the parameters
-                self._db(lambda: _suggest(trial, name, dist))
+        missing = [name for name in self.h.space.distributions if name not in trial.params]
+        if missing:  # its driver died while Optuna stored the parameters
+            # Draw every parameter in order from trial N's sampler, as its creator did, and keep
+            # the missing ones: the values an undisturbed run stores (a fresh sampler asked for
+            # the missing ones only would give the second parameter the first one's draw).
+            drawn = {name: sampler.sample_independent(self.h.study, frozen, name, dist)
+                     for name, dist in self.h.space.distributions.items()}
+            self.h.study.sampler = _Replay(drawn)
+            for name in missing:
+                dist = self.h.space.distributions[name]
+                self._db(lambda name=name, dist=dist: _suggest(trial, name, dist))
+            self.h.study.sampler = sampler
         self.report.adopted += 1
         self._open(trial, scores=self._db(lambda: self.h.games.pair_scores(frozen.number, TRAIN)),
                    errors=self._db(lambda: self.h.games.bot_errors(frozen.number, TRAIN)))

@@ -417,3 +417,30 @@ def test_a_bad_patience_setting_is_a_one_line_error(monkeypatch, sqlite_url):
         patience_from_env()
     monkeypatch.setenv("OCEAN_DB_PATIENCE", "2.5")
     assert patience_from_env() == 2.5
+
+
+def test_a_trial_whose_driver_died_between_its_parameters_gets_the_undisturbed_draws(sqlite_url, tmp_path):
+    from tuning.runner import _suggest
+    from tuning.study import make_sampler
+
+    calm = _study(sqlite_url, n_trials=3)
+    try:
+        StudyRunner(calm, pool=FakePool(capacity=2)).run()
+        want = calm.trials()[2].params
+    finally:
+        calm.close()
+    handle = _study(f"sqlite:///{tmp_path}/died.db", n_trials=2)
+    try:
+        StudyRunner(handle, pool=FakePool(capacity=2)).run()
+        handle.set_target(3)
+        # as the runner creates trial 2, killed after storing its first parameter
+        handle.study.sampler = make_sampler(handle.spec.sampler, handle.space, stream=2)
+        half = handle.study.ask()
+        first, dist = next(iter(handle.space.distributions.items()))
+        _suggest(half, first, dist)
+        assert set(half.params) == {first}
+        report = StudyRunner(handle, pool=FakePool(capacity=2)).run()
+        assert report.adopted == 1
+        assert handle.trials()[2].params == want  # the second parameter is not the first one's draw
+    finally:
+        handle.close()

@@ -131,7 +131,8 @@ class StudyHandle:
 
 
 def _study_names(storage: Storage) -> list[str]:
-    return [s.study_name for s in optuna.get_all_study_summaries(storage.optuna, include_best_trial=False)]
+    # The names only: study summaries read every trial of every study (seconds on a big database).
+    return optuna.get_all_study_names(storage=storage.optuna)
 
 
 def _exists(name: str, storage: Storage) -> StudyExists:
@@ -231,8 +232,10 @@ def open_study(name: str, url: str) -> StudyHandle:
         attrs = probe.user_attrs
         spec = parse_spec(attrs[ATTR_SPEC], source=f"study {name!r}")
         space = build_space(spec)
-        study = optuna.load_study(study_name=name, storage=storage.optuna,
-                                  sampler=make_sampler(spec.sampler, space), pruner=optuna.pruners.NopPruner())
+        # The probe itself, not a second load: it has read the trials once already (``_complete``),
+        # and a second Study would read them all again (seconds with thousands of trials).
+        study = probe
+        study.sampler, study.pruner = make_sampler(spec.sampler, space), optuna.pruners.NopPruner()
         panel = panel_from_json(attrs[ATTR_PANEL])
         target = int(attrs.get(ATTR_TARGET, spec.n_trials))
     except Exception:

@@ -33,13 +33,16 @@ __all__ = ["store_batch", "worker_stores"]
 _BACKOFF = 30.0  # seconds a worker sends rows back to the driver after its database failed it
 _CONNECT_TIMEOUT = 5  # seconds: an unreachable database must not hold a batch for long
 
-_stores: dict[tuple[str, str], object] = {}  # (url, study) -> GameStore, per worker process
+_engines: dict[str, object] = {}  # url -> SQLAlchemy engine, per worker process
+_stores: dict[tuple[str, str], object] = {}  # (url, study) -> GameStore
 _failed_until: dict[str, float] = {}  # url -> time.monotonic() until which we do not try it
 
 
 def worker_stores(url: str) -> bool:
     """Whether workers store their games themselves in the database at ``url`` (PostgreSQL)."""
-    return url.startswith("postgresql")
+    import sqlalchemy as sa
+
+    return sa.make_url(url).get_backend_name() == "postgresql"
 
 
 def _store(url: str, study: str):
@@ -49,10 +52,10 @@ def _store(url: str, study: str):
 
     store = _stores.get((url, study))
     if store is None:
-        engines = {u: s.engine for (u, _), s in _stores.items()}
-        engine = engines.get(url) or sa.create_engine(
-            url, pool_size=1, max_overflow=0, pool_pre_ping=True,
-            connect_args={"connect_timeout": _CONNECT_TIMEOUT})
+        engine = _engines.get(url)
+        if engine is None:  # one connection per worker process and database, kept between batches
+            engine = _engines[url] = sa.create_engine(url, pool_size=1, max_overflow=0, pool_pre_ping=True,
+                                                      connect_args={"connect_timeout": _CONNECT_TIMEOUT})
         store = _stores[(url, study)] = GameStore(engine, study)
     return store
 

@@ -453,17 +453,34 @@ def bench(
     seeds: int = typer.Option(200, "--seeds", help="With --scale: maps per trial and opponent (random, chaser)."),
     in_flight: int = typer.Option(16, "--in-flight", help="With --scale: trials in flight."),
     sampler: str = typer.Option("tpe", "--sampler", help="With --scale: tpe, random, cmaes or gp."),
+    drivers: int = typer.Option(1, "--drivers", help="With --scale: drivers on the one study (the first is "
+                                                     "profiled; all wait for the ask lock)."),
+    big_db: bool = typer.Option(False, "--big-db", help="Instead: build a big study (the real driver, synthetic "
+                                                        "games) on PostgreSQL and SQLite, or at --storage, and time "
+                                                        "status, report and resume start-up on it."),
+    big_trials: int = typer.Option(5000, "--big-trials", help="With --big-db: trials of the big study."),
+    big_games: int = typer.Option(1000, "--big-games", help="With --big-db: game rows per trial."),
 ) -> None:
     """Games/s on 1 and 2 Ray workers vs the engine alone, scheduling overhead, storage time per trial
     (with --program: games of that program, without the storage measurement). With --scale: what one
-    driver and one database sustain (see docs/benchmarks.md)."""
+    driver and one database sustain; with --big-db: a study's commands on a big database (see
+    docs/benchmarks.md)."""
     from tuning.bench import run_bench
 
     if min(pairs, batch_pairs, repeats) < 1 or trials < 0:
         _fail("--pairs, --batch-pairs and --repeats must be at least 1, --trials at least 0")
+    if big_db:
+        if min(big_trials, big_games) < 4:
+            _fail(f"--big-trials and --big-games must be at least 4, got {big_trials} and {big_games}")
+        from tuning.bigdb import run_big_db_bench
+
+        figures = run_big_db_bench(trials=big_trials, games_per_trial=big_games, batch_pairs=batch_pairs,
+                                   storage=storage, log=lambda line: typer.echo(line, err=True))
+        _print_figures(figures, as_json)
+        return
     if scale:
-        if min(nodes, node_cpus, scale_trials, seeds, in_flight) < 1:
-            _fail("--nodes, --node-cpus, --scale-trials, --seeds and --in-flight must be at least 1")
+        if min(nodes, node_cpus, scale_trials, seeds, in_flight, drivers) < 1:
+            _fail("--nodes, --node-cpus, --scale-trials, --seeds, --in-flight and --drivers must be at least 1")
         if sampler not in ("tpe", "random", "cmaes", "gp"):
             _fail(f"--sampler: unknown sampler {sampler!r}; use tpe, random, cmaes or gp")
         from tuning.scalebench import ensure_auth_env, run_scale_bench
@@ -471,7 +488,7 @@ def bench(
         ensure_auth_env(sys.argv[1:])
         figures = run_scale_bench(nodes=nodes, cpus_per_node=node_cpus, trials=scale_trials, seeds=seeds,
                                   batch_pairs=batch_pairs, in_flight=in_flight, sampler=sampler, storage=storage,
-                                  log=lambda line: typer.echo(line, err=True))
+                                  log=lambda line: typer.echo(line, err=True), drivers=drivers)
         _print_figures(figures, as_json)
         return
     try:

@@ -161,6 +161,26 @@ class GameStore:
         with self._session() as session:
             return {int(t): int(n) for t, n in session.execute(stmt)}
 
+    def trial_sums(self, phase: str) -> dict[int, dict[str, float]]:
+        """Trial number -> games and the sums of turns and of the study bot's surfaces, mine
+        damage taken, torpedoes and torpedo hits over its games in ``phase`` (one query)."""
+        g = GameRecord
+        sums = ("turns", "a_surfaces", "a_mine_damage_taken", "a_torpedoes", "a_torpedo_hits")
+        stmt = (sa.select(g.trial, sa.func.count(), *(sa.func.sum(getattr(g, c)) for c in sums))
+                .where(g.study == self.study, g.phase == phase).group_by(g.trial))
+        with self._session() as session:
+            return {int(row[0]): {"games": int(row[1]), **{c: float(v or 0) for c, v in zip(sums, row[2:])}}
+                    for row in session.execute(stmt)}
+
+    def batch_times(self, phase: str) -> list[tuple[float, int]]:
+        """(storage time, games) of every stored batch of ``phase``, oldest first (the games of a
+        round stored together share a time)."""
+        g = GameRecord
+        stmt = (sa.select(g.created_at, sa.func.count()).where(g.study == self.study, g.phase == phase)
+                .group_by(g.created_at).order_by(g.created_at))
+        with self._session() as session:
+            return [(float(t), int(n)) for t, n in session.execute(stmt)]
+
     def recent_rate(self, window: float = 300.0) -> tuple[float | None, float | None]:
         """(games per second over the last ``window`` seconds of activity, time of the last
         stored batch); (None, None) before the first batch.

@@ -35,12 +35,18 @@ class Batch:
 class BatchPool:
     """Ray tasks in flight, by object reference."""
 
-    def __init__(self, capacity: int, bot=None, time_scale: float = 1.0) -> None:
+    def __init__(self, capacity: int, bot=None, time_scale: float = 1.0,
+                 store: tuple[str, str] | None = None) -> None:
         """``bot``: the study's bot (an ``ocean.bots.BotSpec``; None: the in-process tunable bot),
-        played with each batch's parameters; ``time_scale`` for program games."""
+        played with each batch's parameters; ``time_scale`` for program games. ``store``: (URL,
+        study) whose database the workers store their games in themselves (``tuning.batchstore``);
+        None: results carry the rows and the caller stores them."""
         self.capacity = max(1, capacity)
         self.bot = bot
         self.time_scale = time_scale
+        # The URL goes to the workers through the object store, once: as a plain task argument
+        # it would be copied into every task's specification (and may carry a password).
+        self._store = None if store is None else (ray.put(store[0]), store[1])
         self._refs: dict[ray.ObjectRef, Batch] = {}
         self._audit = os.environ.get(BATCH_LOG_ENV) or None  # see tuning.worker
         self._driver = f"{socket.gethostname()}:{os.getpid()}"
@@ -53,8 +59,9 @@ class BatchPool:
         return len(self._refs) >= self.capacity
 
     def submit(self, batch: Batch, params: Mapping[str, float]) -> None:
+        url, study = self._store or (None, None)
         ref = play_batch_task.remote(dict(params), batch.opponent, list(batch.seeds), batch.trial,
-                                     batch.phase, self._audit, self._driver, self.bot, self.time_scale)
+                                     batch.phase, self._audit, self._driver, self.bot, self.time_scale, url, study)
         self._refs[ref] = batch
 
     def wait(self, timeout: float | None) -> list[tuple[Batch, BatchResult | Exception]]:

@@ -8,7 +8,10 @@ trials clearly worse than the incumbent and tells Optuna when a trial is done.
 Crash safety (exercised by ``tuning.chaos`` and tests/tuning/test_resilience*.py):
 
 - every game is stored as its batch finishes, under a unique key, so a kill loses at most the
-  batches in flight and nothing stored is ever replayed or duplicated;
+  batches in flight and nothing stored is ever replayed or duplicated (on PostgreSQL the
+  worker that played a batch stores it and sends the driver only its summary, see
+  ``tuning.batchstore``; on SQLite, or when a worker cannot reach the database, the driver
+  stores the rows);
 - each open trial carries a lease renewed by this driver's heartbeat; a RUNNING trial whose
   lease expired, whose driver on this host is gone, or that has no lease at all (its driver
   died between creating and claiming it) is adopted: its stored games are kept, only the
@@ -39,7 +42,7 @@ from optuna.trial import TrialState
 
 from tuning.cluster import cluster_cpus
 from tuning.errors import StorageError, TuningError
-from tuning.evaluation import pair_scores_of_rows, plan_batches, summarize
+from tuning.evaluation import plan_batches, summarize
 from tuning.locks import ASK_LOCK, driver_id, hold, owner_dead
 from tuning.pool import Batch, BatchPool
 from tuning.pruning import incumbent_bias, interval_variance, should_prune
@@ -91,6 +94,9 @@ class RunReport:
     interrupted: bool = False
     db_outages: int = 0  # database outages ridden out (or the last one given up on)
     lost: int = 0  # trials another driver took over after this one's lease ran out
+    ask_lock_waits: int = 0  # times this driver took the study's ask lock
+    ask_lock_wait_seconds: float = 0.0  # time it waited for it (other drivers held it), in all
+    ask_lock_wait_max: float = 0.0  # its longest wait
 
 
 def _stderr(line: str) -> None:
@@ -105,6 +111,22 @@ def _suggest(trial: optuna.Trial, name: str, dist: BaseDistribution) -> None:
         trial.suggest_float(name, dist.low, dist.high, step=dist.step, log=dist.log)
     else:
         raise TuningError(f"cannot complete parameter {name!r}: unsupported distribution {dist!r}")
+
+
+class _Replay(optuna.samplers.BaseSampler):
+    """Proposes values drawn beforehand (an adopted trial's missing parameters)."""
+
+    def __init__(self, values: dict) -> None:
+        self.values = values
+
+    def infer_relative_search_space(self, study, trial) -> dict:
+        return {}
+
+    def sample_relative(self, study, trial, search_space) -> dict:
+        return {}
+
+    def sample_independent(self, study, trial, param_name, param_distribution):
+        return self.values[param_name]
 
 
 @dataclass
@@ -181,7 +203,8 @@ class StudyRunner:
         start = time.perf_counter()
         if self.pool is None:
             self.report.workers = cluster_cpus()
-            pool = BatchPool(self.report.workers + 1, bot=self.h.bot, time_scale=self.spec.timeout_scale)
+            pool = BatchPool(self.report.workers + 1, bot=self.h.bot, time_scale=self.spec.timeout_scale,
+                             store=self.h.batch_store())
         else:
             pool, self.report.workers = self.pool, self.pool.capacity
         try:
@@ -255,14 +278,16 @@ class StudyRunner:
         (counting every driver's trials, under the study's ask lock)."""
 
         def attempt():
+            asked = time.perf_counter()
             with hold(self.h.games, ASK_LOCK, self.owner, call=self._db):
+                self._lock_waited(time.perf_counter() - asked)
                 existing = len(self.h.trials(TrialState.RUNNING, TrialState.COMPLETE, TrialState.PRUNED,
                                              TrialState.FAIL))
                 if existing >= self.h.target_trials:
                     return None
                 # ``existing`` is the number the new trial gets (or the waiting reference, trial 0).
                 self.h.study.sampler = self._sampler_for(existing)
-                trial = self.h.study.ask(self.h.space.distributions)
+                trial = self.h.study.ask()  # the parameters are drawn below, outside the lock
                 return trial, self.h.games.claim(trial.number, self.owner, self.lease_ttl)
 
         # A repeated attempt (the connection dropped after Optuna committed the trial) counts
@@ -272,8 +297,19 @@ class StudyRunner:
             return False
         trial, claimed = out
         if claimed:  # else our lock expired mid-way and another driver adopted it: theirs now
+            # The sampler's work (TPE reads every finished trial) is done holding only the trial's
+            # lease, so other drivers never wait for it; a driver that dies here leaves a trial
+            # with some parameters missing, which adoption completes (``_adopt``). Same draws as
+            # ``study.ask(distributions)``: trial N's own sampler, the parameters in the same order.
+            for name, dist in self.h.space.distributions.items():
+                self._db(lambda name=name, dist=dist: _suggest(trial, name, dist))
             self._open(trial, scores={})
         return True
+
+    def _lock_waited(self, seconds: float) -> None:
+        self.report.ask_lock_waits += 1
+        self.report.ask_lock_wait_seconds += seconds
+        self.report.ask_lock_wait_max = max(self.report.ask_lock_wait_max, seconds)
 
     def _open(self, trial: optuna.Trial, scores: dict, errors: tuple[int, int, str | None] = (0, 0, None)) -> None:
         params = self.h.space.full_params(trial.params)
@@ -329,29 +365,40 @@ class StudyRunner:
         if frozen.number not in still:  # told by its driver between our listing and our claim
             self._db(lambda: self.h.games.release(frozen.number, self.owner))
             return
-        self.h.study.sampler = self._sampler_for(frozen.number)
+        sampler = self._sampler_for(frozen.number)
+        self.h.study.sampler = sampler
         trial = self._db(lambda: optuna.Trial(self.h.study, frozen._trial_id))
-        for name, dist in self.h.space.distributions.items():
-            if name not in trial.params:  # its driver died while Optuna stored the parameters
-                self._db(lambda: _suggest(trial, name, dist))
+        missing = [name for name in self.h.space.distributions if name not in trial.params]
+        if missing:  # its driver died while Optuna stored the parameters
+            # Draw every parameter in order from trial N's sampler, as its creator did, and keep
+            # the missing ones: the values an undisturbed run stores (a fresh sampler asked for
+            # the missing ones only would give the second parameter the first one's draw).
+            drawn = {name: sampler.sample_independent(self.h.study, frozen, name, dist)
+                     for name, dist in self.h.space.distributions.items()}
+            self.h.study.sampler = _Replay(drawn)
+            for name in missing:
+                dist = self.h.space.distributions[name]
+                self._db(lambda name=name, dist=dist: _suggest(trial, name, dist))
+            self.h.study.sampler = sampler
         self.report.adopted += 1
         self._open(trial, scores=self._db(lambda: self.h.games.pair_scores(frozen.number, TRAIN)),
                    errors=self._db(lambda: self.h.games.bot_errors(frozen.number, TRAIN)))
 
     def _on_results(self, pool: BatchPool, ready: list[tuple[Batch, object]]) -> None:
-        """Handle the batches that finished together: their games are stored first, all in one
-        statement and one transaction (also those of a trial pruned meanwhile: they were
-        played), then each trial they belong to is looked at once: finished, or its running
-        score reported and the pruning test run."""
-        played = [(b, r) for b, r in ready if not isinstance(r, Exception)]
+        """Handle the batches that finished together: the games their workers did not store
+        themselves (``tuning.batchstore``) are stored first, all in one statement and one
+        transaction (also those of a trial pruned meanwhile: they were played), then each trial
+        they belong to is looked at once: finished, or its running score reported and the
+        pruning test run."""
+        unstored = [(b, r) for b, r in ready if not isinstance(r, Exception) and not r.stored]
         storage = 0.0
-        if played:
+        if unstored:
             t0 = time.perf_counter()
             self._db(lambda: self.h.games.add_batches(
-                [(b.trial, TRAIN, b.opponent.name, r.rows, r.seconds) for b, r in played]))
+                [(b.trial, TRAIN, b.opponent.name, r.rows, r.seconds) for b, r in unstored]))
             storage = time.perf_counter() - t0
             self.report.storage_seconds += storage
-        rows = sum(len(r.rows) for _, r in played) or 1
+        rows = sum(len(r.rows) for _, r in unstored) or 1
         looks: dict[int, _OpenTrial] = {}
         for batch, result in ready:
             share = 0.0 if isinstance(result, Exception) else storage * len(result.rows) / rows
@@ -375,19 +422,18 @@ class StudyRunner:
         if op is None:  # its trial was pruned or failed while this batch ran
             self.report.games_wasted += batch.games
             return None
+        summary = result.digest(batch.opponent.name)
         op.outstanding -= 1
         op.storage_seconds += storage
         op.game_seconds += result.seconds
-        op.games += len(result.rows)
-        for row in result.rows:
-            if row.get("a_error"):
-                op.bot_errors += 1
-                if op.first_error is None:
-                    op.first_error = f"seed {row['seed']} against {batch.opponent.name}: {row['a_error']}"
+        op.games += summary.games
+        op.bot_errors += summary.bot_errors
+        if op.first_error is None:
+            op.first_error = summary.first_error
         if self._program_broken(op):
             self._fail_program(pool, op)
             return None
-        op.scores.update(pair_scores_of_rows(batch.opponent.name, result.rows))
+        op.scores.update(summary.pair_scores)
         return op
 
     def _look(self, pool: BatchPool, op: _OpenTrial) -> None:

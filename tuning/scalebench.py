@@ -17,7 +17,8 @@ What it reports:
   time it sat idle waiting for a batch;
 - the driver's ceiling: batches and rows per second of *busy* driver time (wall time minus
   idle waiting), what one driver could handle if the workers never made it wait;
-- database time per row (the inserts over the rows they stored);
+- database time per row (the inserts over the rows they stored: the workers' own inserts on
+  PostgreSQL, see ``tuning.batchstore``, and any the driver made);
 - the projected worker cores one driver can feed with the real bot (its ceiling over the games
   per second one core plays with the tunable bot against the default panel, measured here).
 """
@@ -204,6 +205,7 @@ def _install_profile(profile: _Profile) -> None:
 
     import tuning.pool as pool_mod
     import tuning.runner as runner_mod
+    import tuning.worker as worker_mod
     from tuning.gamestore import GameStore
 
     # idle: the driver blocked until some batch is ready; ray_results: fetching (unpickling) them
@@ -216,8 +218,9 @@ def _install_profile(profile: _Profile) -> None:
     profile.wrap(runner_mod.StudyRunner, "_write", "optuna_tell")
     profile.wrap(runner_mod.StudyRunner, "_beat", "heartbeat")
     profile.wrap(runner_mod.optuna.Trial, "report", "optuna_report")
-    for name in ("should_prune", "summarize", "pair_scores_of_rows"):
+    for name in ("should_prune", "summarize"):
         profile.wrap(runner_mod, name, "pruning_stats")
+    profile.wrap(worker_mod.BatchResult, "digest", "pruning_stats")
 
 
 def _spec(name: str, trials: int, seeds: int, batch_pairs: int, in_flight: int, sampler: str):
@@ -274,8 +277,60 @@ def _sustained(stamps: list[tuple[float, int]], lo: float = 0.1, hi: float = 0.9
     return (j - i) / span, rows / span, span
 
 
+_LOCK_FIELDS = ("ask_lock_waits", "ask_lock_wait_seconds", "ask_lock_wait_max")
+
+
+def _extra_driver() -> None:
+    """Entry of the other drivers of ``--drivers N`` (``python -m tuning.scalebench``): the
+    real driver on the study named by ``$OCEAN_SCALE_STUDY`` at ``$OCEAN_STORAGE`` (the URL
+    stays off the command line), playing the same near-free games; prints its report as JSON."""
+    import dataclasses
+    import json
+
+    from ocean.bots import BotSpec
+    from tuning.cluster import cluster_cpus, connect
+    from tuning.pool import BatchPool
+    from tuning.runner import StudyRunner
+    from tuning.study import open_study
+
+    connect(os.environ["OCEAN_SCALE_ADDRESS"])
+    handle = open_study(os.environ["OCEAN_SCALE_STUDY"], os.environ["OCEAN_STORAGE"])
+    pool = BatchPool(cluster_cpus() + 1, bot=BotSpec("random", "random", {}), store=handle.batch_store())
+    try:
+        report = StudyRunner(handle, pool=pool, log=lambda line: None).run()
+    finally:
+        handle.close()
+    print(json.dumps(dataclasses.asdict(report)), flush=True)
+
+
+def _start_extra_drivers(n: int, url: str, name: str, address: str) -> list[subprocess.Popen]:
+    env = {**os.environ, "OCEAN_STORAGE": url, "OCEAN_SCALE_STUDY": name, "OCEAN_SCALE_ADDRESS": address}
+    env.pop("RAY_ADDRESS", None)
+    return [subprocess.Popen([sys.executable, "-m", "tuning.scalebench"], env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True) for _ in range(n)]
+
+
+def _extra_reports(procs: list[subprocess.Popen]) -> list[dict]:
+    import json
+
+    out = []
+    for proc in procs:
+        stdout, stderr = proc.communicate(timeout=3600)
+        if proc.returncode != 0:
+            raise RuntimeError(f"a second driver failed: {stderr.strip()[-800:]}")
+        out.append(json.loads(stdout.strip().splitlines()[-1]))
+    return out
+
+
+def _duplicates(handle) -> int:
+    """Games stored more than once under the same key (extra copies)."""
+    from tuning.chaos import duplicate_rows
+
+    return duplicate_rows(handle.storage.url, handle.name)
+
+
 def _measure(url: str, *, address: str, trials: int, seeds: int, batch_pairs: int, in_flight: int,
-             sampler: str, log) -> dict:
+             sampler: str, log, drivers: int = 1) -> dict:
     """One run of the driver on a fresh study at ``url``; the figures of that run."""
     import optuna
     import ray
@@ -291,25 +346,39 @@ def _measure(url: str, *, address: str, trials: int, seeds: int, batch_pairs: in
     name = f"scale-{uuid.uuid4().hex[:8]}"
     handle = create_study(_spec(name, trials, seeds, batch_pairs, in_flight, sampler), url)
     bot = BotSpec("random", "random", {})
-    pool = BatchPool(workers + 1, bot=bot)
-    _warm(pool, handle.space.full_params(handle.space.reference_params()), handle.panel[0], workers, log)
+    # warm-up batches are not the study's: a pool that stores nothing plays them
+    _warm(BatchPool(workers + 1, bot=bot), handle.space.full_params(handle.space.reference_params()),
+          handle.panel[0], workers, log)
+    pool = BatchPool(workers + 1, bot=bot, store=handle.batch_store())
     stamps: list[tuple[float, int]] = []
     original = runner_mod.StudyRunner._on_results
+
+    worker_store = [0.0, 0]  # seconds the workers spent storing their own games, and those games
 
     def on_results(self, pool_, ready):  # the real handler, plus a time stamp per batch
         original(self, pool_, ready)
         now = time.perf_counter()
-        stamps.extend((now, 0 if isinstance(r, Exception) else len(r.rows)) for _, r in ready)
+        stamps.extend((now, 0 if isinstance(r, Exception) else b.games) for b, r in ready)
+        for b, r in ready:
+            if not isinstance(r, Exception) and r.stored:
+                worker_store[0] += r.store_seconds
+                worker_store[1] += b.games
 
     profile = _Profile()
     _install_profile(profile)
     runner_mod.StudyRunner._on_results = on_results
     cpu0 = time.process_time()
+    others = _start_extra_drivers(drivers - 1, url, name, address) if drivers > 1 else []
     try:
         report = runner_mod.StudyRunner(handle, pool=pool).run()
+        extra = _extra_reports(others)
     finally:
         runner_mod.StudyRunner._on_results = original
         profile.restore()
+        for proc in others:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
     cpu = time.process_time() - cpu0
     rows = handle.games.count_games(phase="train")
     n_trials = len(handle.trials())
@@ -318,6 +387,7 @@ def _measure(url: str, *, address: str, trials: int, seeds: int, batch_pairs: in
     complete = [t.number for t in handle.trials() if t.state.name == "COMPLETE"]
     # a complete trial holds exactly its games: none lost, none twice
     short = sum(1 for n in complete if by_trial.get(n, 0) != per_trial)
+    duplicates = _duplicates(handle)
     handle.close()
     wall = report.wall_seconds
     batches = len(stamps)
@@ -333,17 +403,31 @@ def _measure(url: str, *, address: str, trials: int, seeds: int, batch_pairs: in
     per_batch = (busy - profile.parts["optuna_ask"].seconds - profile.parts["optuna_tell"].seconds) / max(1, batches)
     ray.shutdown()
     return {
-        "workers": workers, "trials": n_trials, "batches": batches, "rows": report.games, "rows_stored": rows,
+        "workers": workers, "trials": n_trials, "batches": batches, "rows": report.games + sum(e["games"] for e in extra),
+        "rows_stored": rows,
         "rows_per_batch": round(report.games / max(1, batches), 1),
         "wall_seconds": round(wall, 2), "sustained_window_s": round(span, 2),
         "batches_per_s": round(b_rate, 1), "rows_per_s": round(r_rate, 1),
         "driver_busy_seconds": round(busy, 2), "driver_idle_seconds": round(idle, 2),
         "driver_cpu_seconds": round(cpu, 2),
         "ceiling_batches_per_s": round(batches / busy, 1), "ceiling_rows_per_s": round(report.games / busy, 1),
-        "db_ms_per_row": round(1000 * inserts.seconds / max(1, report.games), 4),
+        # database time per row, wherever it was spent (driver inserts, workers' own inserts)
+        "db_ms_per_row": round(1000 * (inserts.seconds + worker_store[0]) / max(1, report.games), 4),
         "db_ms_per_insert_call": round(1000 * inserts.seconds / max(1, inserts.calls), 3),
+        "rows_stored_by_workers": worker_store[1],
+        "worker_store_ms_per_batch": round(1000 * worker_store[0] / max(1, batches), 3),
         "profile": parts,
         "complete": report.complete, "pruned": report.pruned, "failed": report.failed,
+        "drivers": drivers, "duplicate_rows": duplicates,
+        "rows_per_s_all_drivers": round(rows / wall, 1),  # every driver's rows over the first one's run
+        # every driver's waits for the study's ask lock (the one place drivers wait on each other)
+        "ask_lock_wait_max_s": round(max([report.ask_lock_wait_max, *(e["ask_lock_wait_max"] for e in extra)]), 3),
+        "ask_lock_wait_mean_ms": round(1000 * (report.ask_lock_wait_seconds + sum(e["ask_lock_wait_seconds"]
+                                                                                 for e in extra))
+                                       / max(1, report.ask_lock_waits + sum(e["ask_lock_waits"] for e in extra)), 2),
+        "trials_by_driver": [report.complete + report.pruned + report.failed,
+                             *(e["complete"] + e["pruned"] + e["failed"] for e in extra)],
+        "rows_by_driver": [report.games, *(e["games"] for e in extra)],
         "games_per_trial": per_trial, "complete_trials_with_wrong_game_count": short,
         # the driver's cost split: per trial (ask, tell) and per batch (everything else)
         "driver_ms_per_trial": round(1000 * per_trial_s, 2), "driver_ms_per_batch": round(1000 * per_batch, 3),
@@ -353,7 +437,8 @@ def _measure(url: str, *, address: str, trials: int, seeds: int, batch_pairs: in
 
 
 def run_scale_bench(*, nodes: int, cpus_per_node: int, trials: int, seeds: int, batch_pairs: int,
-                    in_flight: int, sampler: str, storage: str | None, log: Callable[[str], None]) -> dict:
+                    in_flight: int, sampler: str, storage: str | None, log: Callable[[str], None],
+                    drivers: int = 1) -> dict:
     """Start the local cluster, run the driver on a throwaway PostgreSQL database (or
     ``storage``), and return the figures; everything started is stopped and dropped."""
     admin = os.environ.get(PG_ADMIN_ENV, DEFAULT_PG_ADMIN)
@@ -362,7 +447,7 @@ def run_scale_bench(*, nodes: int, cpus_per_node: int, trials: int, seeds: int, 
         log(f"Ray: {nodes} nodes x {cpus_per_node} CPUs at {address}")
         with (contextlib.nullcontext(storage) if storage else throwaway_postgres(admin)) as url:
             figures = _measure(url, address=address, trials=trials, seeds=seeds, batch_pairs=batch_pairs,
-                               in_flight=in_flight, sampler=sampler, log=log)
+                               in_flight=in_flight, sampler=sampler, log=log, drivers=drivers)
     real = _real_bot_rate()
     # The cluster study (studies/cluster.toml): 1000 maps x 6 opponents in batches of 50 maps,
     # so 120 batches of 100 games per trial; one driver's rate on that shape, from the costs
@@ -383,3 +468,7 @@ def run_scale_bench(*, nodes: int, cpus_per_node: int, trials: int, seeds: int, 
         f"{figures['ceiling_batches_per_s']} batches/s, {figures['ceiling_rows_per_s']} rows/s of busy time; "
         f"{figures['db_ms_per_row']} ms of database per row")
     return figures
+
+
+if __name__ == "__main__":  # the other drivers of ``--drivers N``
+    _extra_driver()

@@ -120,6 +120,13 @@ class StudyHandle:
         names = {b.name for b in self.panel}
         return list(self.panel) + [b for b in self.held_out or [] if b.name not in names]
 
+    def batch_store(self) -> tuple[str, str] | None:
+        """(URL, study) for a ``BatchPool`` whose workers store their own games (PostgreSQL), or
+        None where the driver must store them (SQLite: one writer, on the driver's disk)."""
+        from tuning.batchstore import worker_stores
+
+        return (self.storage.url, self.name) if worker_stores(self.storage.url) else None
+
     def trials(self, *states: TrialState) -> list[FrozenTrial]:
         return self.study.get_trials(deepcopy=False, states=states or None)
 
@@ -133,7 +140,8 @@ class StudyHandle:
 
 
 def _study_names(storage: Storage) -> list[str]:
-    return [s.study_name for s in optuna.get_all_study_summaries(storage.optuna, include_best_trial=False)]
+    # The names only: study summaries read every trial of every study (seconds on a big database).
+    return optuna.get_all_study_names(storage=storage.optuna)
 
 
 def _exists(name: str, storage: Storage) -> StudyExists:
@@ -233,8 +241,10 @@ def open_study(name: str, url: str) -> StudyHandle:
         attrs = probe.user_attrs
         spec = parse_spec(attrs[ATTR_SPEC], source=f"study {name!r}")
         space = build_space(spec)
-        study = optuna.load_study(study_name=name, storage=storage.optuna,
-                                  sampler=make_sampler(spec.sampler, space), pruner=optuna.pruners.NopPruner())
+        # The probe itself, not a second load: it has read the trials once already (``_complete``),
+        # and a second Study would read them all again (seconds with thousands of trials).
+        study = probe
+        study.sampler, study.pruner = make_sampler(spec.sampler, space), optuna.pruners.NopPruner()
         panel = panel_from_json(attrs[ATTR_PANEL])
         target = int(attrs.get(ATTR_TARGET, spec.n_trials))
     except Exception:

@@ -99,49 +99,49 @@ def _importances(handle: StudyHandle) -> tuple[dict[str, float] | None, str]:
 
 
 def _game_stats(handle: StudyHandle) -> tuple[dict[int, dict[str, float]], list[tuple[float, float]]]:
-    """Per-trial means of the study bot's per-game statistics, and games/s over time."""
-    rows = handle.games.games(phase="train")
-    by_trial: dict[int, list] = {}
-    for r in rows:
-        by_trial.setdefault(r.trial, []).append(r)
+    """Per-trial means of the study bot's per-game statistics, and games/s over time. Summed in
+    the database (one row per trial, one per stored batch): a study of millions of games is
+    never read row by row."""
     stats = {}
-    for trial, games in sorted(by_trial.items()):
-        n = len(games)
-        shots = sum(g.a_torpedoes for g in games)
+    for trial, t in sorted(handle.games.trial_sums("train").items()):
+        n = t["games"]
         stats[trial] = {
             "games": n,
-            "surfaces per game": sum(g.a_surfaces for g in games) / n,
-            "mine damage taken per game": sum(g.a_mine_damage_taken for g in games) / n,
-            "game length (turns)": sum(g.turns for g in games) / n,
-            "torpedo hit rate": sum(g.a_torpedo_hits for g in games) / shots if shots else math.nan,
+            "surfaces per game": t["a_surfaces"] / n,
+            "mine damage taken per game": t["a_mine_damage_taken"] / n,
+            "game length (turns)": t["turns"] / n,
+            "torpedo hit rate": t["a_torpedo_hits"] / t["a_torpedoes"] if t["a_torpedoes"] else math.nan,
         }
-    return stats, _throughput_points(sorted(r.created_at for r in rows))
+    return stats, _throughput_points(handle.games.batch_times("train"))
 
 
-def _throughput_points(times: list[float]) -> list[tuple[float, float]]:
-    """(minutes since the first batch, games/s) from the games' storage times. Runs separated by
-    more than ``_IDLE`` seconds are binned apart, with a NaN point between them so the line
-    breaks: one bin spanning a pause of days would otherwise show a rate near zero."""
-    if len(times) < 2:
+def _throughput_points(batches: list[tuple[float, int]]) -> list[tuple[float, float]]:
+    """(minutes since the first batch, games/s) from the stored batches' (time, games), in time
+    order. Runs separated by more than ``_IDLE`` seconds are binned apart, with a NaN point
+    between them so the line breaks: one bin spanning a pause of days would otherwise show a
+    rate near zero."""
+    if len(batches) < 2:
         return []
+    first = batches[0][0]
     runs, start = [], 0
-    for i in range(1, len(times) + 1):
-        if i == len(times) or times[i] - times[i - 1] > _IDLE:
-            runs.append(times[start:i])
+    for i in range(1, len(batches) + 1):
+        if i == len(batches) or batches[i][0] - batches[i - 1][0] > _IDLE:
+            runs.append(batches[start:i])
             start = i
     points: list[tuple[float, float]] = []
     for run in runs:
-        if run[-1] <= run[0]:
+        t0, t1 = run[0][0], run[-1][0]
+        if t1 <= t0:
             continue  # a single batch: no duration to divide by
         # Games arrive a batch at a time: a bin must hold several batches to show a rate.
-        bins = max(1, min(30, len(set(run)) // 8))
-        width = (run[-1] - run[0]) / bins
+        bins = max(1, min(30, len(run) // 8))
+        width = (t1 - t0) / bins
         counts = [0] * bins
-        for t in run:
-            counts[min(bins - 1, int((t - run[0]) / width))] += 1
+        for t, games in run:
+            counts[min(bins - 1, int((t - t0) / width))] += games
         if points:
-            points.append(((run[0] - times[0]) / 60.0, math.nan))
-        points += [((run[0] - times[0] + (i + 0.5) * width) / 60.0, c / width) for i, c in enumerate(counts)]
+            points.append(((t0 - first) / 60.0, math.nan))
+        points += [((t0 - first + (i + 0.5) * width) / 60.0, c / width) for i, c in enumerate(counts)]
     return points
 
 

@@ -23,7 +23,8 @@ from typing import Mapping, Sequence
 
 import ray
 
-__all__ = ["BatchResult", "play_batch", "play_batch_task", "STUDY_BOT", "BATCH_LOG_ENV", "audit"]
+__all__ = ["BatchResult", "BatchSummary", "summarize_batch", "play_batch", "play_batch_task", "STUDY_BOT",
+           "BATCH_LOG_ENV", "audit"]
 
 STUDY_BOT = "tunable"  # the policy a study tunes
 _BOARD_CACHE_SEEDS = 50_000  # maps kept per worker (~16 KB each): a whole seed bank fits
@@ -31,13 +32,44 @@ BATCH_LOG_ENV = "OCEAN_BATCH_LOG"
 
 
 @dataclass(frozen=True)
-class BatchResult:
-    """The games of a batch (``PairResults.rows()``) and what they cost."""
+class BatchSummary:
+    """What the driver needs of a batch's games: its count, the pair scores (the running
+    estimate and the pruning test) and the study bot's disqualifications (a broken program)."""
 
-    rows: list[dict]
+    games: int
+    pair_scores: dict  # (opponent, seed) -> pair score
+    bot_errors: int  # games the study's bot (a program) was disqualified in
+    first_error: str | None  # "seed S against OPPONENT: reason" of the first of them
+
+
+def summarize_batch(opponent: str, rows: Sequence[Mapping]) -> BatchSummary:
+    """The summary of a batch's rows (``PairResults.rows()`` dicts) against ``opponent``."""
+    from tuning.evaluation import pair_scores_of_rows  # here: tuning.evaluation imports the pool, which imports us
+
+    errors = [r for r in rows if r.get("a_error")]
+    first = None if not errors else f"seed {errors[0]['seed']} against {opponent}: {errors[0]['a_error']}"
+    return BatchSummary(len(rows), pair_scores_of_rows(opponent, rows), len(errors), first)
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """The games of a batch (``PairResults.rows()``) and what they cost.
+
+    A worker that stored the games itself (``stored``, see ``tuning.batchstore``) sends no rows,
+    only their ``summary``: at tens of thousands of games per second, rows crossing Ray and
+    the driver were the driver's main per-batch cost."""
+
+    rows: list[dict]  # empty if ``stored``
     seconds: float  # time spent playing, excluding scheduling and transfer
     player_turns: int
     worker: str  # host:pid, for reports
+    summary: BatchSummary | None = None  # None: computed from ``rows`` when asked
+    stored: bool = False  # the games are in the study database already
+    store_seconds: float = 0.0  # time the worker spent storing them
+
+    def digest(self, opponent: str) -> BatchSummary:
+        """The batch's summary (``opponent``: its opponent's name)."""
+        return self.summary if self.summary is not None else summarize_batch(opponent, self.rows)
 
 
 _boards: dict[int, object] = {}  # seed -> board row, per worker process
@@ -74,12 +106,15 @@ def audit(path: str | None, event: str, **fields) -> None:
 
 def play_batch(params: Mapping[str, float], opponent, seeds: Sequence[int], trial: int = -1,
                phase: str = "train", audit_log: str | None = None, driver: str | None = None,
-               bot=None, time_scale: float = 1.0) -> BatchResult:
+               bot=None, time_scale: float = 1.0, store_url: str | None = None,
+               study: str | None = None) -> BatchResult:
     """Play each seed twice (sides swapped) between the study bot with ``params`` and
     ``opponent`` (an ``ocean.bots.BotSpec``). ``bot``: the study's bot (default: the in-process
     tunable bot), which plays with ``params``; ``time_scale`` stretches CodinGame's time limits
     for programs. ``audit_log``/``driver``: the audit log and the host:pid of the driver that
-    submitted the batch (tells a Ray retry from a replay)."""
+    submitted the batch (tells a Ray retry from a replay). ``store_url``/``study``: store the
+    games in that study's database from here and return only their summary (if the database
+    cannot be reached from this worker, the rows go back to the driver, which stores them)."""
     from ocean.bots import BotSpec
     from ocean.match import play_pairs
 
@@ -100,7 +135,17 @@ def play_batch(params: Mapping[str, float], opponent, seeds: Sequence[int], tria
     seconds = time.perf_counter() - start
     rows = result.rows()
     audit(audit_log, "done", games=len(rows), **key)
-    return BatchResult(rows, seconds, result.player_turns, f"{socket.gethostname()}:{os.getpid()}")
+    worker = f"{socket.gethostname()}:{os.getpid()}"
+    summary = summarize_batch(opponent.name, rows)
+    if store_url is not None and study is not None:
+        from tuning.batchstore import store_batch
+
+        t0 = time.perf_counter()
+        if store_batch(store_url, study, trial=trial, phase=phase, opponent=opponent.name, rows=rows,
+                       seconds=seconds):
+            return BatchResult([], seconds, result.player_turns, worker, summary, stored=True,
+                               store_seconds=time.perf_counter() - t0)
+    return BatchResult(rows, seconds, result.player_turns, worker, summary)
 
 
 def _interruptible() -> None:

@@ -200,3 +200,24 @@ def test_dashboard_serves_the_study_database(tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_bench_big_db_builds_a_study_through_the_driver_and_times_its_commands(tmp_path):
+    """The benchmark's machinery at a tiny size (the big figures are the benchmark's, not a test's)."""
+    url = f"sqlite:///{tmp_path}/big.db"
+    args = [sys.executable, "-m", "tuning", "bench", "--big-db", "--big-trials", "5", "--big-games", "8",
+            "--batch-pairs", "1", "--storage", url, "--json"]
+    done = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    got = json.loads(done.stdout.strip().splitlines()[-1])["given"]
+    assert got["trials"] == got["complete"] == 5 and got["rows"] == 5 * 8
+    assert got["status_seconds"] > 0 and got["report_seconds"] > 0 and got["resume_startup_seconds"] > 0
+    again = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, timeout=600)  # built: timed only
+    assert again.returncode == 0 and "already built" in again.stderr
+    assert "trials" not in json.loads(again.stdout.strip().splitlines()[-1])["given"]
+
+
+def test_bench_big_db_refuses_a_tiny_study_in_one_line():
+    result = CliRunner().invoke(app, ["bench", "--big-db", "--big-trials", "2"])
+    assert result.exit_code != 0 and "--big-trials and --big-games must be at least 4" in result.output
+    assert "Traceback" not in result.output

@@ -434,3 +434,30 @@ def test_the_incumbents_selection_bias_is_taken_off_only_when_asked(tmp_path):
     assert pruned[False] and set(pruned[False]) == {0.0}, "alpha 0.3 on near-equal trials prunes some, unshrunk"
     assert len(pruned[True]) < len(pruned[False])  # the same trials (seeded per number), a fairer incumbent
     assert all(b > 0.0 for b in pruned[True])
+
+
+def test_a_trial_whose_driver_died_between_its_parameters_gets_the_undisturbed_draws(sqlite_url, tmp_path):
+    from tuning.runner import _suggest
+    from tuning.study import make_sampler
+
+    calm = _study(sqlite_url, n_trials=3)
+    try:
+        StudyRunner(calm, pool=FakePool(capacity=2)).run()
+        want = calm.trials()[2].params
+    finally:
+        calm.close()
+    handle = _study(f"sqlite:///{tmp_path}/died.db", n_trials=2)
+    try:
+        StudyRunner(handle, pool=FakePool(capacity=2)).run()
+        handle.set_target(3)
+        # as the runner creates trial 2, killed after storing its first parameter
+        handle.study.sampler = make_sampler(handle.spec.sampler, handle.space, stream=2)
+        half = handle.study.ask()
+        first, dist = next(iter(handle.space.distributions.items()))
+        _suggest(half, first, dist)
+        assert set(half.params) == {first}
+        report = StudyRunner(handle, pool=FakePool(capacity=2)).run()
+        assert report.adopted == 1
+        assert handle.trials()[2].params == want  # the second parameter is not the first one's draw
+    finally:
+        handle.close()

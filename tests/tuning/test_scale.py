@@ -1,6 +1,7 @@
 """The driver under load, short form of ``tune bench --scale``: a local Ray of several ``ray
 start`` nodes with more logical CPUs than cores, near-free games and a real PostgreSQL; every
-batch handled, every game stored exactly once, the study exactly at its target. (The figures
+batch handled, every game stored exactly once (by the worker that played it), the study exactly
+at its target. (The figures
 themselves are the benchmark's business, not a test's.)"""
 import json
 import os
@@ -29,6 +30,9 @@ def test_a_loaded_driver_on_a_multi_node_cluster_loses_and_duplicates_nothing(pg
     assert figures["trials"] == trials and figures["complete"] == trials  # identical bots: nothing pruned
     assert figures["games_per_trial"] == per_trial
     assert figures["rows"] == figures["rows_stored"] == trials * per_trial
+    # on PostgreSQL the workers stored every game themselves; the driver only saw summaries
+    assert figures["rows_stored_by_workers"] == figures["rows"]
+    assert figures["profile"]["inserts"]["calls"] == 0
     assert figures["batches"] == trials * 2 * (seeds // batch_pairs)
     assert figures["complete_trials_with_wrong_game_count"] == 0
     assert figures["rows_per_s"] > 0 and figures["batches_per_s"] > 0

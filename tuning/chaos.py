@@ -90,10 +90,11 @@ def chaos_study_toml(name: str, *, n_trials: int = 6, pairs: int = 120, batch_pa
 # --- reading a study without touching it -------------------------------------------------------
 
 def _optuna_storage(url: str):
-    import optuna
+    from tuning.storage import open_optuna_readonly
 
-    # Read-only use: never create tables or migrate a database under a drill.
-    return optuna.storages.RDBStorage(url, skip_table_creation=True, skip_compatibility_check=True)
+    # Read-only use: never create tables or migrate a database under a drill, nor race the
+    # driver that is creating it.
+    return open_optuna_readonly(url)
 
 
 def _sqlite_missing(url: str) -> bool:

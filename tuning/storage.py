@@ -12,6 +12,7 @@ import os
 import re
 import sqlite3
 import sys
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +25,7 @@ from sqlalchemy.engine import URL, Engine
 from tuning.errors import StorageError, StudyNotFound
 
 __all__ = ["ENV_STORAGE", "DEFAULT_DIR", "default_url", "resolve_url", "mask", "parse_url",
-           "Storage", "open_storage", "probe_storage", "storage_error", "hide_passwords_in_argv"]
+           "Storage", "open_storage", "open_optuna_readonly", "probe_storage", "storage_error", "hide_passwords_in_argv"]
 
 ENV_STORAGE = "OCEAN_STORAGE"
 DEFAULT_DIR = "studies"  # relative to the current directory, like the study files themselves
@@ -208,6 +209,41 @@ def _schema_guard(engine: Engine, parsed: URL) -> Iterator[None]:
         os.close(fd)
 
 
+_CREATION_ATTEMPTS = 5  # a fresh database opened while a foreign client initialises it
+
+
+def _lost_a_creation_race(exc: Exception) -> bool:
+    """Whether ``exc`` is what a client that does not take our schema lock (optuna-dashboard
+    or any plain Optuna program started on the same new database) causes by creating the same
+    tables and version rows at the same moment: the rows are the same whoever writes them, so
+    opening again succeeds."""
+    text = str(getattr(exc, "orig", None) or exc)
+    return isinstance(exc, sa.exc.IntegrityError) or (
+        isinstance(exc, sa.exc.SQLAlchemyError)
+        and ("already exists" in text or "database is locked" in text))
+
+
+def _optuna_storage(url: str, kwargs: dict, **options) -> optuna.storages.RDBStorage:
+    """Optuna's storage on ``url`` (its constructor writes the version rows of a fresh
+    database)."""
+    return optuna.storages.RDBStorage(url, engine_kwargs=kwargs, **options)
+
+
+def open_optuna_readonly(url: str) -> optuna.storages.RDBStorage:
+    """Optuna's storage on an existing study database for reading (drills, benchmarks):
+    no tables created, no version check, and the version rows that its constructor writes
+    into a database still being created are written under the schema lock, never beside a
+    driver creating it."""
+    parsed = parse_url(url)
+    kwargs = _engine_kwargs(parsed)
+    engine = sa.create_engine(url, **kwargs)
+    try:
+        with _schema_guard(engine, parsed):
+            return _optuna_storage(url, kwargs, skip_table_creation=True, skip_compatibility_check=True)
+    finally:
+        engine.dispose()
+
+
 def open_storage(url: str, *, must_exist: bool = False) -> Storage:
     """Open (and if needed create) the study database at ``url``.
 
@@ -230,14 +266,22 @@ def open_storage(url: str, *, must_exist: bool = False) -> Storage:
         if must_exist and not _is_study_database(url, kwargs):
             raise StudyNotFound(f"{mask(url)} is not a study database (it holds no Optuna studies); "
                                 "check --storage / $OCEAN_STORAGE, or launch a study there first")
-        engine = sa.create_engine(url, **kwargs)
-        if parsed.get_backend_name() == "sqlite":
-            sa.event.listen(engine, "connect", _on_sqlite_connect)
-        with engine.connect() as conn:  # fail here, with a clear message, if unreachable
-            conn.execute(sa.text("SELECT 1"))
-        with _schema_guard(engine, parsed):
-            rdb = optuna.storages.RDBStorage(url, engine_kwargs=kwargs)
-            create_tables(engine)
+        for attempt in range(_CREATION_ATTEMPTS):
+            engine = sa.create_engine(url, **kwargs)
+            if parsed.get_backend_name() == "sqlite":
+                sa.event.listen(engine, "connect", _on_sqlite_connect)
+            try:
+                with engine.connect() as conn:  # fail here, with a clear message, if unreachable
+                    conn.execute(sa.text("SELECT 1"))
+                with _schema_guard(engine, parsed):
+                    rdb = _optuna_storage(url, kwargs)
+                    create_tables(engine)
+                break
+            except sa.exc.SQLAlchemyError as exc:
+                engine.dispose()
+                if attempt + 1 == _CREATION_ATTEMPTS or not _lost_a_creation_race(exc):
+                    raise
+                time.sleep(0.05 * 2 ** attempt)
     except (sa.exc.SQLAlchemyError, RuntimeError, ImportError, OSError) as exc:
         raise storage_error(exc, url, "cannot open the study database") from None
     return Storage(url=url, engine=engine, optuna=rdb)

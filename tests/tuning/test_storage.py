@@ -125,3 +125,66 @@ def test_drivers_opening_a_fresh_database_together_all_succeed(pg_url, tmp_path)
         assert errors == [] and len(stores) == 4
         for store in stores:
             store.close()
+
+
+def test_a_foreign_optuna_client_initialising_the_same_fresh_database_is_no_error(tmp_path):
+    # optuna-dashboard (or any plain Optuna client) started on a new study database writes
+    # Optuna's version rows without our schema lock; a driver opening it at the same moment
+    # must not fail on their unique key (CI once lost a drill to it).
+    import threading
+
+    import optuna
+
+    for round_ in range(6):
+        url = f"sqlite:///{tmp_path}/fresh{round_}.db"
+        errors, stores = [], []
+        start = threading.Barrier(6)
+
+        def ours():
+            start.wait()
+            try:
+                stores.append(open_storage(url))
+            except Exception as exc:  # noqa: BLE001 - reported below
+                errors.append(exc)
+
+        def foreign():
+            start.wait()
+            for _ in range(5):
+                try:
+                    optuna.storages.RDBStorage(url, skip_table_creation=True,
+                                               skip_compatibility_check=True).engine.dispose()
+                except Exception:  # noqa: BLE001 - the foreign client may lose races; we may not
+                    pass
+
+        threads = [threading.Thread(target=ours) for _ in range(3)]
+        threads += [threading.Thread(target=foreign) for _ in range(3)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=120)
+        assert errors == [] and len(stores) == 3
+        for store in stores:
+            store.close()
+
+
+def test_a_reader_waits_for_the_driver_creating_the_database(tmp_path):
+    import threading
+
+    from tuning.storage import _schema_guard, open_optuna_readonly
+
+    url = f"sqlite:///{tmp_path}/new.db"
+    open_storage(url).close()
+    engine = sa.create_engine(url)
+    opened = threading.Event()
+
+    def read():
+        open_optuna_readonly(url).engine.dispose()
+        opened.set()
+
+    with _schema_guard(engine, parse_url(url)):
+        reader = threading.Thread(target=read)
+        reader.start()
+        assert not opened.wait(1.0)  # blocked while a creator holds the schema lock
+    assert opened.wait(30)
+    reader.join()
+    engine.dispose()

@@ -15,7 +15,9 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
-from tuning.records import STATS, GameRecord, StudyLock, TrialLease, ValidationRecord
+from tuning.records import (
+    STATS, SUMMED_STATS, GameRecord, GameSums, StoredRound, StudyLock, TrialLease, ValidationRecord,
+)
 from tuning.storage import storage_error
 
 __all__ = ["GameStore"]
@@ -27,6 +29,11 @@ _GAME_KEY = ("study", "trial", "phase", "opponent", "seed", "side")  # uq_ocean_
 _STAT_COLUMNS = tuple(f"{p}_{stat}" for p in "ab" for stat in STATS)
 _BULK_COLUMNS = (*_GAME_KEY, "winner", "score", "a_lives", "b_lives", "turns", "end_reason", "duration_ms",
                  "created_at", "a_error", "b_error", *_STAT_COLUMNS)
+
+
+_SUMS_KEY = ("study", "trial", "phase", "opponent")  # ocean_game_sums' primary key
+# What the insert returns of each row it really stored, for the summary tables.
+_RETURNED = ("id", "trial", "phase", "opponent", "score", "a_error", "b_error", "created_at", *SUMMED_STATS)
 
 
 def _clip(text: str | None) -> str | None:
@@ -65,23 +72,66 @@ class GameStore:
         self.add_batches([(trial, phase, opponent, rows, seconds)])
 
     def add_batches(self, batches: Sequence[tuple[int, str, str, Sequence[dict], float]]) -> int:
-        """Store finished batches, each (trial, phase, opponent, rows, seconds), in one statement
-        and one transaction; games already stored stay as they are. Returns the rows given.
+        """Store finished batches, each (trial, phase, opponent, rows, seconds), in one
+        transaction; games already stored stay as they are. Returns the rows given.
 
-        PostgreSQL gets one ``INSERT ... SELECT FROM unnest(column arrays) ON CONFLICT DO
-        NOTHING``: a fixed statement whatever the number of rows, one round trip, no per-row
-        parameters; SQLite (in-process, no round trips) an ``executemany``."""
+        The games go in with one statement (PostgreSQL: ``INSERT ... SELECT FROM unnest(column
+        arrays) ON CONFLICT DO NOTHING``, a fixed statement whatever the number of rows, one
+        round trip; SQLite: an ``executemany``) that returns the rows it really inserted; the
+        same transaction adds those, and only those, to the summary tables (a retried batch
+        adds nothing twice)."""
         columns = self._columns(batches)
         n = len(columns["seed"])
         if not n:
             return 0
         with self._session() as session:
             if self.engine.dialect.name == "postgresql":
-                session.execute(self._bulk_statement(), columns)
+                inserted = session.execute(self._bulk_statement(), columns).all()
             else:
-                stmt = self._insert(GameRecord).on_conflict_do_nothing(index_elements=list(_GAME_KEY))
-                session.execute(stmt, [{k: v[i] for k, v in columns.items()} for i in range(n)])
+                stmt = (self._insert(GameRecord).on_conflict_do_nothing(index_elements=list(_GAME_KEY))
+                        .returning(*(GameRecord.__table__.c[c] for c in _RETURNED)))
+                inserted = session.execute(stmt, [{k: v[i] for k, v in columns.items()} for i in range(n)]).all()
+            self._add_to_sums(session, inserted)
         return n
+
+    def _add_to_sums(self, session: Session, inserted: Sequence[tuple]) -> None:
+        """Add the games just inserted (rows of ``_RETURNED``) to ``ocean_game_sums`` and log the
+        round in ``ocean_stored_rounds``, keys in order (concurrent writers lock them in the same
+        order, so they never deadlock)."""
+        if not inserted:
+            return
+        at = {name: i for i, name in enumerate(_RETURNED)}
+        sums: dict[tuple, dict] = {}
+        rounds: dict[str, list] = {}
+        for row in sorted(inserted, key=lambda r: r[at["id"]]):
+            key = (row[at["trial"]], row[at["phase"]], row[at["opponent"]])
+            total = sums.get(key)
+            if total is None:
+                total = sums[key] = {"study": self.study, "trial": key[0], "phase": key[1], "opponent": key[2],
+                                     "games": 0, "score": 0.0, "a_errors": 0, "b_errors": 0,
+                                     "first_a_error": None, "first_b_error": None, **dict.fromkeys(SUMMED_STATS, 0)}
+            total["games"] += 1
+            total["score"] += row[at["score"]]
+            for side in "ab":
+                error = row[at[f"{side}_error"]]
+                if error is not None:
+                    total[f"{side}_errors"] += 1
+                    if total[f"first_{side}_error"] is None:
+                        total[f"first_{side}_error"] = error
+            for stat in SUMMED_STATS:
+                total[stat] += row[at[stat]]
+            last = rounds.setdefault(row[at["phase"]], [0.0, 0])
+            last[0] = max(last[0], row[at["created_at"]])
+            last[1] += 1
+        values = [sums[key] for key in sorted(sums)]
+        insert = self._insert(GameSums).values(values)
+        added = {c: getattr(GameSums, c) + getattr(insert.excluded, c)
+                 for c in ("games", "score", "a_errors", "b_errors", *SUMMED_STATS)}
+        kept = {c: sa.func.coalesce(getattr(GameSums, c), getattr(insert.excluded, c))
+                for c in ("first_a_error", "first_b_error")}
+        session.execute(insert.on_conflict_do_update(index_elements=list(_SUMS_KEY), set_={**added, **kept}))
+        session.execute(sa.insert(StoredRound), [{"study": self.study, "phase": phase, "created_at": at_, "games": k}
+                                                 for phase, (at_, k) in sorted(rounds.items())])
 
     def _columns(self, batches) -> dict[str, list]:
         """The rows of ``batches`` as one list per column of ``ocean_games``."""
@@ -115,7 +165,7 @@ class GameStore:
             arrays = ", ".join(f"CAST(:{name} AS {table.c[name].type.compile(dialect)}[])" for name in _BULK_COLUMNS)
             self._bulk = sa.text(
                 f"INSERT INTO {table.name} ({', '.join(_BULK_COLUMNS)}) SELECT * FROM unnest({arrays}) "
-                f"ON CONFLICT ({', '.join(_GAME_KEY)}) DO NOTHING")
+                f"ON CONFLICT ({', '.join(_GAME_KEY)}) DO NOTHING RETURNING {', '.join(_RETURNED)}")
         return self._bulk
 
     def pair_scores(self, trial: int, phase: str) -> dict[tuple[str, int], float]:
@@ -147,37 +197,37 @@ class GameStore:
             return list(session.scalars(stmt))
 
     def count_games(self, *, phase: str | None = None) -> int:
-        stmt = sa.select(sa.func.count()).select_from(GameRecord).where(GameRecord.study == self.study)
+        """Games stored for the study (in ``phase``), from the summary table."""
+        stmt = sa.select(sa.func.sum(GameSums.games)).where(GameSums.study == self.study)
         if phase is not None:
-            stmt = stmt.where(GameRecord.phase == phase)
+            stmt = stmt.where(GameSums.phase == phase)
         with self._session() as session:
             return int(session.scalar(stmt) or 0)
 
     def games_by_trial(self, phase: str) -> dict[int, int]:
         """Trial number -> games stored in ``phase``."""
-        g = GameRecord
-        stmt = (sa.select(g.trial, sa.func.count()).where(g.study == self.study, g.phase == phase)
-                .group_by(g.trial))
+        s = GameSums
+        stmt = sa.select(s.trial, sa.func.sum(s.games)).where(s.study == self.study, s.phase == phase).group_by(s.trial)
         with self._session() as session:
             return {int(t): int(n) for t, n in session.execute(stmt)}
 
     def trial_sums(self, phase: str) -> dict[int, dict[str, float]]:
         """Trial number -> games and the sums of turns and of the study bot's surfaces, mine
-        damage taken, torpedoes and torpedo hits over its games in ``phase`` (one query)."""
-        g = GameRecord
-        sums = ("turns", "a_surfaces", "a_mine_damage_taken", "a_torpedoes", "a_torpedo_hits")
-        stmt = (sa.select(g.trial, sa.func.count(), *(sa.func.sum(getattr(g, c)) for c in sums))
-                .where(g.study == self.study, g.phase == phase).group_by(g.trial))
+        damage taken, torpedoes and torpedo hits over its games in ``phase`` (one query over
+        the summary table)."""
+        s = GameSums
+        stmt = (sa.select(s.trial, sa.func.sum(s.games), *(sa.func.sum(getattr(s, c)) for c in SUMMED_STATS))
+                .where(s.study == self.study, s.phase == phase).group_by(s.trial))
         with self._session() as session:
-            return {int(row[0]): {"games": int(row[1]), **{c: float(v or 0) for c, v in zip(sums, row[2:])}}
+            return {int(row[0]): {"games": int(row[1]), **{c: float(v or 0) for c, v in zip(SUMMED_STATS, row[2:])}}
                     for row in session.execute(stmt)}
 
     def batch_times(self, phase: str) -> list[tuple[float, int]]:
-        """(storage time, games) of every stored batch of ``phase``, oldest first (the games of a
-        round stored together share a time)."""
-        g = GameRecord
-        stmt = (sa.select(g.created_at, sa.func.count()).where(g.study == self.study, g.phase == phase)
-                .group_by(g.created_at).order_by(g.created_at))
+        """(storage time, games) of every stored round of ``phase`` (the batches stored by one
+        statement share a time), oldest first."""
+        r = StoredRound
+        stmt = (sa.select(r.created_at, sa.func.sum(r.games)).where(r.study == self.study, r.phase == phase)
+                .group_by(r.created_at).order_by(r.created_at))
         with self._session() as session:
             return [(float(t), int(n)) for t, n in session.execute(stmt)]
 
@@ -187,15 +237,15 @@ class GameStore:
 
         The rate counts the games of every batch stored in the window after its first one, over
         the time since that first one: a study paused for a day does not dilute it."""
-        g = GameRecord
+        r = StoredRound
         with self._session() as session:
-            last = session.scalar(sa.select(sa.func.max(g.created_at)).where(g.study == self.study))
+            last = session.scalar(sa.select(sa.func.max(r.created_at)).where(r.study == self.study))
             if last is None:
                 return None, None
             times = list(session.execute(
-                sa.select(g.created_at, sa.func.count())
-                .where(g.study == self.study, g.created_at >= last - window)
-                .group_by(g.created_at).order_by(g.created_at)))
+                sa.select(r.created_at, sa.func.sum(r.games))
+                .where(r.study == self.study, r.created_at >= last - window)
+                .group_by(r.created_at).order_by(r.created_at)))
         if len(times) < 2:
             return None, float(last)
         span = times[-1][0] - times[0][0]
@@ -301,28 +351,28 @@ class GameStore:
 
     def disqualifications(self, phase: str | None = None) -> dict[str, dict]:
         """Per opponent: games, how many the study's bot and the opponent were disqualified in,
-        and the first reason of each (by trial, seed)."""
-        g = GameRecord
-        where = [g.study == self.study] + ([g.phase == phase] if phase is not None else [])
-        counts = (sa.select(g.opponent, sa.func.count(), sa.func.count(g.a_error), sa.func.count(g.b_error))
-                  .where(*where).group_by(g.opponent))
-        out = {}
+        and the first reason of each (of the earliest trial that has one), from the summary
+        table."""
+        s = GameSums
+        stmt = (sa.select(s.opponent, s.games, s.a_errors, s.b_errors, s.first_a_error, s.first_b_error)
+                .where(s.study == self.study, *([s.phase == phase] if phase is not None else []))
+                .order_by(s.opponent, s.phase, s.trial))  # 'train' before 'validate'
+        out: dict[str, dict] = {}
         with self._session() as session:
-            for opponent, games, a, b in session.execute(counts):
-                out[opponent] = {"games": games, "bot": a, "opponent": b, "first_bot_error": None,
-                                 "first_opponent_error": None}
-            for column, key in ((g.a_error, "first_bot_error"), (g.b_error, "first_opponent_error")):
-                firsts = (sa.select(g.opponent, sa.func.min(g.id)).where(*where, column.is_not(None))
-                          .group_by(g.opponent))
-                for opponent, row_id in session.execute(firsts).all():
-                    text = session.execute(sa.select(column).where(g.id == row_id)).scalar_one()
-                    out[opponent][key] = text
+            for opponent, games, a, b, first_a, first_b in session.execute(stmt):
+                d = out.setdefault(opponent, {"games": 0, "bot": 0, "opponent": 0, "first_bot_error": None,
+                                              "first_opponent_error": None})
+                d["games"] += int(games)
+                d["bot"] += int(a)
+                d["opponent"] += int(b)
+                d["first_bot_error"] = d["first_bot_error"] or first_a
+                d["first_opponent_error"] = d["first_opponent_error"] or first_b
         return out
 
     def delete_study_rows(self) -> None:
         """Remove the study's games, leases and validations (Optuna's rows are Optuna's)."""
         with self._session() as session:
-            for model in (GameRecord, TrialLease, StudyLock, ValidationRecord):
+            for model in (GameRecord, GameSums, StoredRound, TrialLease, StudyLock, ValidationRecord):
                 session.execute(sa.delete(model).where(model.study == self.study))
 
     # --- validations ----------------------------------------------------------------------------

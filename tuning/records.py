@@ -7,6 +7,10 @@
   whose lease expired belongs to a dead driver and may be taken over by ``tune resume``.
 - ``ocean_validations``: a trial's score on the held-out seeds (Optuna freezes a finished
   trial's attributes, so validation results need a table of their own).
+- ``ocean_game_sums``: running totals of ``ocean_games`` per (study, trial, phase, opponent),
+  kept by the statement that stores the games, counting only the rows it really inserted; and
+  ``ocean_stored_rounds``: one row per such statement (when, how many games). Status, reports
+  and resume read these instead of scanning millions of game rows.
 - ``ocean_locks``: short study-wide critical sections (creating a study, creating a trial) held
   by one driver at a time, so several drivers never create more trials than the target. A row,
   not a database lock: it survives a database restart and works the same on SQLite.
@@ -18,7 +22,8 @@ from sqlalchemy import JSON, BigInteger, Float, Index, Integer, SmallInteger, St
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["Base", "GameRecord", "TrialLease", "StudyLock", "ValidationRecord", "STATS", "PHASES", "create_tables"]
+__all__ = ["Base", "GameRecord", "GameSums", "StoredRound", "TrialLease", "StudyLock", "ValidationRecord", "STATS",
+           "PHASES", "SUMMED_STATS", "create_tables"]
 
 # Per-player statistics of a game, as ``ocean.match.PairResults.rows`` names them.
 STATS = ("surfaces", "torpedoes", "torpedo_hits", "mines", "triggers", "silences", "sonars",
@@ -67,6 +72,45 @@ class GameRecord(_StatColumns, Base):
     # Why a program was disqualified (the referee's reason, with our cause), None if it was not.
     a_error: Mapped[str | None] = mapped_column(String(400), nullable=True)
     b_error: Mapped[str | None] = mapped_column(String(400), nullable=True)
+
+
+# Per-game columns whose sums the report draws (the study bot's side, and the game's length).
+SUMMED_STATS = ("turns", "a_surfaces", "a_mine_damage_taken", "a_torpedoes", "a_torpedo_hits")
+
+
+class GameSums(Base):
+    """Totals of the games stored for one (study, trial, phase, opponent)."""
+
+    __tablename__ = "ocean_game_sums"
+
+    study: Mapped[str] = mapped_column(String(64), primary_key=True)
+    trial: Mapped[int] = mapped_column(Integer, primary_key=True)
+    phase: Mapped[str] = mapped_column(String(16), primary_key=True)
+    opponent: Mapped[str] = mapped_column(String(128), primary_key=True)
+    games: Mapped[int] = mapped_column(BigInteger)
+    score: Mapped[float] = mapped_column(Float)  # sum of the study bot's scores
+    a_errors: Mapped[int] = mapped_column(BigInteger)  # games the study's bot was disqualified in
+    b_errors: Mapped[int] = mapped_column(BigInteger)  # games the opponent was disqualified in
+    first_a_error: Mapped[str | None] = mapped_column(String(400), nullable=True)  # first stored reason
+    first_b_error: Mapped[str | None] = mapped_column(String(400), nullable=True)
+    turns: Mapped[int] = mapped_column(BigInteger)
+    a_surfaces: Mapped[int] = mapped_column(BigInteger)
+    a_mine_damage_taken: Mapped[int] = mapped_column(BigInteger)
+    a_torpedoes: Mapped[int] = mapped_column(BigInteger)
+    a_torpedo_hits: Mapped[int] = mapped_column(BigInteger)
+
+
+class StoredRound(Base):
+    """One statement that stored games: when (``GameRecord.created_at``) and how many."""
+
+    __tablename__ = "ocean_stored_rounds"
+    __table_args__ = (Index("ix_ocean_stored_rounds_study_time", "study", "created_at"),)
+
+    id: Mapped[int] = mapped_column(_ID, primary_key=True, autoincrement=True)
+    study: Mapped[str] = mapped_column(String(64))
+    phase: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
 
 
 class TrialLease(Base):
@@ -118,10 +162,14 @@ class ValidationRecord(Base):
 
 def create_tables(engine: Engine) -> None:
     """Create our tables if missing (Optuna creates its own), and add the nullable columns a
-    newer version introduced to tables an older one created (rows already stored stay)."""
-    Base.metadata.create_all(engine)
+    newer version introduced to tables an older one created (rows already stored stay). A
+    database from before the summary tables gets them created and filled from its game rows
+    in one transaction (a driver killed meanwhile leaves no half-filled summary behind)."""
+    had = set(sa.inspect(engine).get_table_names())
     inspector = sa.inspect(engine)
     for table in Base.metadata.sorted_tables:
+        if table.name not in had:
+            continue
         have = {c["name"] for c in inspector.get_columns(table.name)}
         missing = [c for c in table.columns if c.name not in have]
         if not missing:
@@ -130,3 +178,28 @@ def create_tables(engine: Engine) -> None:
             for column in missing:
                 kind = column.type.compile(engine.dialect)
                 conn.execute(sa.text(f'ALTER TABLE {table.name} ADD COLUMN {column.name} {kind}'))
+    if GameRecord.__tablename__ in had and GameSums.__tablename__ not in had:
+        with engine.begin() as conn:
+            for model in (GameSums, StoredRound):
+                model.__table__.create(conn, checkfirst=True)
+            _fill_summaries(conn)
+    Base.metadata.create_all(engine)
+
+
+def _fill_summaries(conn: sa.Connection) -> None:
+    """The summary tables of the games already stored (one pass over them)."""
+    g = GameRecord
+    key = (g.study, g.trial, g.phase, g.opponent)
+    sums = sa.select(*key, sa.func.count(), sa.func.sum(g.score), sa.func.count(g.a_error),
+                     sa.func.count(g.b_error), *(sa.func.sum(getattr(g, c)) for c in SUMMED_STATS)).group_by(*key)
+    names = ("study", "trial", "phase", "opponent", "games", "score", "a_errors", "b_errors", *SUMMED_STATS)
+    conn.execute(sa.insert(GameSums).from_select(names, sums))
+    for column, target in ((g.a_error, GameSums.first_a_error), (g.b_error, GameSums.first_b_error)):
+        firsts = sa.select(*key, sa.func.min(g.id)).where(column.is_not(None)).group_by(*key)
+        for study, trial, phase, opponent, row_id in conn.execute(firsts).all():
+            text = conn.execute(sa.select(column).where(g.id == row_id)).scalar_one()
+            conn.execute(sa.update(GameSums).where(
+                GameSums.study == study, GameSums.trial == trial, GameSums.phase == phase,
+                GameSums.opponent == opponent).values({target.key: text}))
+    rounds = sa.select(g.study, g.phase, g.created_at, sa.func.count()).group_by(g.study, g.phase, g.created_at)
+    conn.execute(sa.insert(StoredRound).from_select(("study", "phase", "created_at", "games"), rounds))

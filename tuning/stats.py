@@ -8,14 +8,20 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
+from statistics import NormalDist
 from typing import Mapping, Sequence
-
-from scipy import stats as _st
 
 __all__ = ["Estimate", "estimate", "panel_estimate", "paired_difference", "wilson", "elo", "elo_estimate",
            "panel_elo", "LEVEL"]
 
 LEVEL = 0.95
+
+
+def _t_quantile(q: float, df: float) -> float:
+    # SciPy costs most of a second to import; `tune status` and friends rarely need it.
+    from scipy import stats
+
+    return float(stats.t.ppf(q, df))
 
 
 @dataclass(frozen=True)
@@ -41,7 +47,7 @@ def wilson(p: float, n: int, level: float = LEVEL) -> tuple[float, float]:
     """Wilson score interval for a proportion ``p`` over ``n`` trials."""
     if n <= 0:
         return 0.0, 1.0
-    z = _st.norm.ppf(0.5 + level / 2)
+    z = NormalDist().inv_cdf(0.5 + level / 2)
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return max(0.0, centre - half), min(1.0, centre + half)
@@ -64,7 +70,7 @@ def estimate(scores: Sequence[float], level: float = LEVEL) -> Estimate:
     if sd == 0.0:
         low, high = wilson(mean, n, level)
         return Estimate(mean, low, high, n)
-    half = _st.t.ppf(0.5 + level / 2, n - 1) * sd / math.sqrt(n)
+    half = _t_quantile(0.5 + level / 2, n - 1) * sd / math.sqrt(n)
     return Estimate(mean, max(0.0, mean - half), min(1.0, mean + half), n)
 
 
@@ -92,7 +98,7 @@ def panel_estimate(per_opponent: Mapping[str, Sequence[float]],
     if var == 0.0 or n - k < 1:
         low, high = wilson(mean, n, level)
         return Estimate(mean, low, high, n), each
-    half = _st.t.ppf(0.5 + level / 2, n - k) * math.sqrt(var)
+    half = _t_quantile(0.5 + level / 2, n - k) * math.sqrt(var)
     return Estimate(mean, max(0.0, mean - half), min(1.0, mean + half), n), each
 
 
@@ -111,7 +117,7 @@ def paired_difference(a: Mapping, b: Mapping, level: float = LEVEL) -> Estimate:
         # No spread seen: fall back to the largest spread a difference in [-1, 1] with this
         # mean can have, rather than claim certainty from a few identical pairs.
         sd = math.sqrt(max(0.0, 1.0 - mean * mean))
-    half = _st.t.ppf(0.5 + level / 2, n - 1) * sd / math.sqrt(n)
+    half = _t_quantile(0.5 + level / 2, n - 1) * sd / math.sqrt(n)
     return Estimate(mean, mean - half, mean + half, n)
 
 
@@ -144,7 +150,7 @@ def panel_elo(per_opponent: Mapping[str, Estimate], level: float = LEVEL) -> Est
     each = [elo_estimate(e) for e in per_opponent.values() if e.n > 0 and not math.isnan(e.mean)]
     if not each:
         return Estimate(math.nan, -math.inf, math.inf, 0)
-    z = _st.norm.ppf(0.5 + level / 2)
+    z = NormalDist().inv_cdf(0.5 + level / 2)
     k = len(each)
     mean = math.fsum(e.mean for e in each) / k
     half = z * math.sqrt(math.fsum(((e.high - e.low) / (2 * z)) ** 2 for e in each)) / k

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 
-from optuna.trial import TrialState
+from optuna.trial import FrozenTrial, TrialState
 
 from tuning.stats import Estimate, elo_estimate, panel_elo
 from tuning.study import REFERENCE_TRIAL, StudyHandle
@@ -41,10 +41,9 @@ def best_trial(handle: StudyHandle) -> dict | None:
                 "held_out_score": _num(v.heldout_score), "held_out_low": _num(v.heldout_low),
                 "held_out_high": _num(v.heldout_high), "params": v.params,
                 **elo_summary(v.per_opponent, [b.name for b in handle.panel])}
-    complete = [t for t in handle.trials(TrialState.COMPLETE) if t.value is not None]
-    if not complete:
+    t = _best_complete(handle)
+    if t is None:
         return None
-    t = max(complete, key=lambda t: (t.value, -t.number))
     return {"trial": t.number, "score": _num(t.value), "low": _num(t.user_attrs.get("score_low")),
             "high": _num(t.user_attrs.get("score_high")), "validated": False,
             "games_per_opponent": 2 * len(handle.spec.training_seeds()),
@@ -52,28 +51,53 @@ def best_trial(handle: StudyHandle) -> dict | None:
             **elo_summary(t.user_attrs.get("per_opponent") or {}, [b.name for b in handle.panel])}
 
 
+def _best_complete(handle: StudyHandle) -> FrozenTrial | None:
+    """The complete trial with the best training score (the lowest number among equals), read
+    as one trial, not by loading them all."""
+    from tuning.trialindex import best_complete_number
+
+    number = best_complete_number(handle.storage.engine, handle.name)
+    return None if number is None else _trial(handle, number)
+
+
+def _trial(handle: StudyHandle, number: int) -> FrozenTrial | None:
+    """Trial ``number`` of the study, read alone; None if there is none."""
+    rdb = handle.storage.optuna
+    try:
+        study_id = rdb.get_study_id_from_name(handle.name)
+        return rdb.get_trial(rdb.get_trial_id_from_study_id_trial_number(study_id, number))
+    except KeyError:
+        return None
+
+
 def study_status(handle: StudyHandle) -> dict:
-    """Trials by state, best with interval, games played, games/s and ETA."""
-    trials = handle.trials()
-    counts = {key: sum(1 for t in trials if t.state == state) for key, state in _STATES.items()}
+    """Trials by state, best with interval, games played, games/s and ETA. Reads counts and
+    sums (Optuna's trial table, our summary tables) and a couple of single trials, never every
+    trial or every game: it stays quick on a study of thousands of trials and millions of games."""
+    from tuning.trialindex import running_numbers, trial_counts, user_attr_sum
+
+    engine = handle.storage.engine
+    by_state = trial_counts(engine, handle.name)
+    counts = {key: by_state[state] for key, state in _STATES.items()}
     finished = counts["complete"] + counts["pruned"] + counts["failed"]
     games = handle.games
     train = games.count_games(phase="train")
     validate = games.count_games(phase="validate")
-    saved = sum(int(t.user_attrs.get("games_saved", 0)) for t in trials if t.state == TrialState.PRUNED)
+    saved = int(user_attr_sum(engine, handle.name, "games_saved", TrialState.PRUNED))
     rate, last = games.recent_rate()
     games_per_trial = 2 * len(handle.spec.training_seeds()) * len(handle.panel)
     eta = None
     if counts["running"] and rate:
         # A trial to come costs what finished ones cost on average (pruning makes many cheap).
         by_trial = games.games_by_trial("train")
-        done = [by_trial.get(t.number, 0) for t in trials if t.state.is_finished()]
-        per_trial = sum(done) / len(done) if done else games_per_trial
-        running = [by_trial.get(t.number, 0) for t in trials if t.state == TrialState.RUNNING]
+        running = [by_trial.get(n, 0) for n in running_numbers(engine, handle.name)]
+        per_trial = (train - sum(running)) / finished if finished else games_per_trial
         remaining = (max(0, handle.target_trials - finished - len(running)) * per_trial
                      + sum(max(0.0, per_trial - g) for g in running))
         eta = round(remaining / rate, 1)
-    reference = next((t for t in trials if t.number == REFERENCE_TRIAL and t.state == TrialState.COMPLETE), None)
+    reference = _trial(handle, REFERENCE_TRIAL)
+    if reference is not None and reference.state != TrialState.COMPLETE:
+        reference = None
     spec = handle.spec
     return {
         "study": handle.name,

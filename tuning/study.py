@@ -148,11 +148,14 @@ def _exists(name: str, storage: Storage) -> StudyExists:
     return StudyExists(f"study {name!r} already exists in {storage.masked}; carry on with: tune resume {name}")
 
 
-def _complete(study: optuna.Study) -> bool:
-    """Whether every step of creation is stored (the last one enqueues trial 0)."""
+def _complete(study: optuna.Study, storage: Storage) -> bool:
+    """Whether every step of creation is stored (the last one enqueues trial 0). Counts the
+    trials in SQL: reading them through Optuna costs seconds on a study of thousands."""
+    from tuning.trialindex import trial_counts
+
     attrs = study.user_attrs
-    return all(k in attrs for k in (ATTR_SPEC, ATTR_PANEL, ATTR_TARGET)) and bool(
-        study.get_trials(deepcopy=False))
+    return all(k in attrs for k in (ATTR_SPEC, ATTR_PANEL, ATTR_TARGET)) and any(
+        trial_counts(storage.engine, study.study_name).values())
 
 
 def _finish_creation(study: optuna.Study, spec: StudySpec, panel: list[BotSpec] | None) -> None:
@@ -190,7 +193,7 @@ def create_study(spec: StudySpec, url: str) -> StudyHandle:
         with hold(games, CREATE_LOCK, driver_id()):
             if spec.name in _study_names(storage):
                 study = optuna.load_study(study_name=spec.name, storage=storage.optuna)
-                if _complete(study):
+                if _complete(study, storage):
                     raise _exists(spec.name, storage)
             else:
                 study = optuna.create_study(study_name=spec.name, storage=storage.optuna, direction="maximize")
@@ -229,9 +232,9 @@ def open_study(name: str, url: str) -> StudyHandle:
             known = ", ".join(sorted(names)) or "none"
             raise StudyNotFound(f"no study named {name!r} in {storage.masked} (studies there: {known})")
         probe = optuna.load_study(study_name=name, storage=storage.optuna)
-        if not _complete(probe):
+        if not _complete(probe, storage):
             with hold(GameStore(storage.engine, name), CREATE_LOCK, driver_id()):
-                if not _complete(probe):
+                if not _complete(probe, storage):
                     if ATTR_SPEC not in probe.user_attrs:
                         raise TuningError(f"study {name!r} in {storage.masked} was not created by tune launch, "
                                           "or its launch was interrupted at once; run the launch again with "
@@ -241,8 +244,7 @@ def open_study(name: str, url: str) -> StudyHandle:
         attrs = probe.user_attrs
         spec = parse_spec(attrs[ATTR_SPEC], source=f"study {name!r}")
         space = build_space(spec)
-        # The probe itself, not a second load: it has read the trials once already (``_complete``),
-        # and a second Study would read them all again (seconds with thousands of trials).
+        # The probe itself, not a second load: Optuna's cache keeps what one Study has read.
         study = probe
         study.sampler, study.pruner = make_sampler(spec.sampler, space), optuna.pruners.NopPruner()
         panel = panel_from_json(attrs[ATTR_PANEL])

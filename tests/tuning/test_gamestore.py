@@ -1,12 +1,14 @@
 """Our tables on SQLite and PostgreSQL: idempotent game writes, pair scores, leases, validations."""
 import time
 
+import numpy as np
 import pytest
+import sqlalchemy as sa
 
 from ocean.match import STAT_NAMES
 from tests.tuning.fakes import fake_rows
 from tuning.gamestore import GameStore
-from tuning.records import STATS
+from tuning.records import STATS, SUMMED_STATS, GameSums, StoredRound
 from tuning.storage import open_storage
 
 
@@ -81,3 +83,113 @@ def test_validations_are_replaced_and_ranked_best_first_within_the_latest_settin
     assert [v.trial for v in store.validations()] == [2, 0]  # trial 4's row was replaced by its 40-game one
     store.delete_study_rows()
     assert store.validations() == []
+
+
+def _random_batches(rng, n):
+    """Batches over a few trials, phases and opponents with overlapping seeds (a retried or
+    replayed batch stores part of what is already there) and some disqualifications."""
+    batches = []
+    for _ in range(n):
+        trial, phase = int(rng.integers(0, 3)), ("train", "validate")[int(rng.integers(0, 2))]
+        opponent = ("random", "chaser")[int(rng.integers(0, 2))]
+        start = int(rng.integers(0, 12))
+        rows = fake_rows({"x": float(trial)}, opponent, range(start, start + int(rng.integers(1, 5))), 0.5)
+        for row in rows:
+            if rng.random() < 0.15:
+                row["a_error"] = f"Timeout! seed {row['seed']} side {row['a_side']}"
+            if rng.random() < 0.1:
+                row["b_error"] = f"invalid output, seed {row['seed']}"
+        batches.append((trial, phase, opponent, rows, 0.1))
+    return batches
+
+
+def _scan(store):
+    """What the summaries must say, computed from the stored game rows themselves."""
+    sums = {}
+    for g in store.games():
+        d = sums.setdefault((g.trial, g.phase, g.opponent), {"games": 0, "score": 0.0, "a_errors": 0, "b_errors": 0,
+                                                            "first_a_error": None, "first_b_error": None,
+                                                            **dict.fromkeys(SUMMED_STATS, 0)})
+        d["games"] += 1
+        d["score"] += g.score
+        for side in "ab":
+            error = getattr(g, f"{side}_error")
+            if error is not None:
+                d[f"{side}_errors"] += 1
+                d[f"first_{side}_error"] = d[f"first_{side}_error"] or error
+        for stat in SUMMED_STATS:
+            d[stat] += getattr(g, stat)
+    return sums
+
+
+def _summaries(store):
+    with store.engine.connect() as conn:
+        rows = conn.execute(sa.select(GameSums).where(GameSums.study == store.study)).mappings().all()
+    return {(r["trial"], r["phase"], r["opponent"]): {k: r[k] for k in ("games", "score", "a_errors", "b_errors",
+                                                                        "first_a_error", "first_b_error", *SUMMED_STATS)}
+            for r in rows}
+
+
+def test_the_summaries_equal_a_scan_of_the_games_whatever_is_stored_twice(store):
+    rng = np.random.default_rng(7)
+    batches = _random_batches(rng, 40)
+    for i in range(0, len(batches), 3):  # rounds of up to three batches, as the driver stores them
+        store.add_batches(batches[i:i + 3])
+    store.add_batches(batches[5:9])  # a retried round: nothing more to count
+    expected = _scan(store)
+    assert sum(d["games"] for d in expected.values()) == store.count_games() > 0
+    assert _summaries(store) == expected
+    assert store.count_games(phase="validate") == sum(d["games"] for k, d in expected.items() if k[1] == "validate")
+    assert store.games_by_trial("train") == {t: sum(d["games"] for k, d in expected.items() if k[:2] == (t, "train"))
+                                             for t in {k[0] for k in expected if k[1] == "train"}}
+    dq = store.disqualifications()
+    for opponent in ("random", "chaser"):
+        mine = [d for k, d in expected.items() if k[2] == opponent]
+        assert dq[opponent]["games"] == sum(d["games"] for d in mine)
+        assert dq[opponent]["bot"] == sum(d["a_errors"] for d in mine)
+        assert dq[opponent]["opponent"] == sum(d["b_errors"] for d in mine)
+    rounds = store.batch_times("train")
+    assert sum(n for _, n in rounds) == store.count_games(phase="train")
+
+
+def test_a_database_from_before_the_summaries_gets_them_from_its_games(any_url):
+    storage = open_storage(any_url)
+    store = GameStore(storage.engine, "old")
+    store.add_batches(_random_batches(np.random.default_rng(3), 25))
+    expected, rounds = _summaries(store), store.batch_times("train")
+    with storage.engine.begin() as conn:  # as an older version left it: games, no summaries
+        for model in (StoredRound, GameSums):
+            model.__table__.drop(conn)
+    storage.close()
+    storage = open_storage(any_url, must_exist=True)
+    store = GameStore(storage.engine, "old")
+    assert _summaries(store) == expected and store.batch_times("train") == rounds
+    storage.close()
+
+
+def test_workers_storing_the_same_games_at_once_count_each_game_once(pg_url):
+    # Workers of a cluster store their batches concurrently, a retried task the same games again.
+    import threading
+
+    open_storage(pg_url).close()
+    batches = _random_batches(np.random.default_rng(11), 60)
+    engines = [sa.create_engine(pg_url) for _ in range(4)]
+    errors = []
+
+    def work(k):
+        store = GameStore(engines[k], "s")
+        try:
+            for b in batches[k::2] + batches[::5]:
+                store.add_batches([b])
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    store = GameStore(engines[0], "s")
+    assert errors == [] and _summaries(store) == _scan(store)
+    for engine in engines:
+        engine.dispose()

@@ -48,6 +48,7 @@ from tuning.pool import Batch, BatchPool
 from tuning.pruning import incumbent_bias, interval_variance, should_prune
 from tuning.retry import Retry
 from tuning.study import REFERENCE_TRIAL, StudyHandle, make_sampler
+from tuning.trialindex import trial_counts
 
 __all__ = ["StudyRunner", "RunProgress", "RunReport", "LEASE_TTL", "HEARTBEAT", "driver_id"]
 
@@ -281,8 +282,10 @@ class StudyRunner:
             asked = time.perf_counter()
             with hold(self.h.games, ASK_LOCK, self.owner, call=self._db):
                 self._lock_waited(time.perf_counter() - asked)
-                existing = len(self.h.trials(TrialState.RUNNING, TrialState.COMPLETE, TrialState.PRUNED,
-                                             TrialState.FAIL))
+                # Counted in SQL: a list of every trial through Optuna grows with the study.
+                counts = trial_counts(self.h.storage.engine, self.h.name)
+                existing = sum(counts[s] for s in (TrialState.RUNNING, TrialState.COMPLETE, TrialState.PRUNED,
+                                                   TrialState.FAIL))
                 if existing >= self.h.target_trials:
                     return None
                 # ``existing`` is the number the new trial gets (or the waiting reference, trial 0).

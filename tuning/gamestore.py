@@ -222,6 +222,16 @@ class GameStore:
             return {int(row[0]): {"games": int(row[1]), **{c: float(v or 0) for c, v in zip(SUMMED_STATS, row[2:])}}
                     for row in session.execute(stmt)}
 
+    def recent_seconds_per_pair(self, phase: str, games: int = 1000) -> float | None:
+        """Compute seconds per map (two games) over the last ``games`` games stored in ``phase``
+        (their batches' time per game); None before the first."""
+        g = GameRecord
+        recent = (sa.select(g.duration_ms).where(g.study == self.study, g.phase == phase)
+                  .order_by(g.id.desc()).limit(games).subquery())
+        with self._session() as session:
+            ms = session.scalar(sa.select(sa.func.avg(recent.c.duration_ms)))
+        return None if ms is None else 2 * float(ms) / 1000
+
     def batch_times(self, phase: str) -> list[tuple[float, int]]:
         """(storage time, games) of every stored round of ``phase`` (the batches stored by one
         statement share a time), oldest first."""

@@ -109,7 +109,7 @@ def _score_on(pool, handle, params: dict, seeds: Sequence[int]) -> dict:
 
     opponents = [b.name for b in handle.panel]
     pending = plan_batches(trial=-1, phase=_REPORT_PHASE, panel=handle.panel, seeds=seeds,
-                           batch_pairs=handle.spec.batch_pairs, done={})
+                           batch_pairs=handle.batch_pairs(len(seeds)), done={})
     scores: dict = {}
     while pending or len(pool):
         while pending and not pool.full:
@@ -254,6 +254,12 @@ class _PanelOnly:
 
     panel: list
     spec: object
+
+    def batch_pairs(self, available: int) -> int:
+        """The study file's batch size; with ``"auto"`` the first guess (no game timed here)."""
+        from tuning.evaluation import BatchSizer
+
+        return BatchSizer(self.spec.batch_pairs).pairs(available)
 
 
 def _panel_handle(spec) -> _PanelOnly:

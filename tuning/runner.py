@@ -42,7 +42,7 @@ from optuna.trial import TrialState
 
 from tuning.cluster import cluster_cpus
 from tuning.errors import StorageError, TuningError
-from tuning.evaluation import plan_batches, summarize
+from tuning.evaluation import BatchSizer, plan_batches, summarize
 from tuning.locks import ASK_LOCK, driver_id, hold, owner_dead
 from tuning.pool import Batch, BatchPool
 from tuning.pruning import incumbent_bias, interval_variance, should_prune
@@ -182,8 +182,7 @@ class StudyRunner:
         self.seeds = self.spec.training_seeds()
         self.opponents = [b.name for b in handle.panel]
         self.games_per_trial = 2 * len(self.seeds) * len(handle.panel)
-        # every batch of a full trial is a look of the pruning test
-        self.batches_per_trial = math.ceil(len(self.seeds) / self.spec.batch_pairs) * len(handle.panel)
+        self.sizer = BatchSizer(self.spec.batch_pairs)  # maps per batch, fixed or from the game speed
         self.open: dict[int, _OpenTrial] = {}
         self.report = RunReport()
         self.incumbent: _Incumbent | None = None
@@ -214,6 +213,8 @@ class StudyRunner:
             self._finished = len(finished)
             self._db(lambda: self.h.games.drop_leases(t.number for t in finished))
             self._games_done = self._db(lambda: self.h.games.count_games(phase=TRAIN))
+            if self.sizer.auto:  # a resumed study sizes its first batches from the games it has timed
+                self.sizer.seconds_per_pair = self._db(lambda: self.h.games.recent_seconds_per_pair(TRAIN))
             next_beat = 0.0
             while True:
                 if time.monotonic() >= next_beat:
@@ -316,9 +317,12 @@ class StudyRunner:
 
     def _open(self, trial: optuna.Trial, scores: dict, errors: tuple[int, int, str | None] = (0, 0, None)) -> None:
         params = self.h.space.full_params(trial.params)
+        pairs = self.sizer.pairs(len(self.seeds))
         batches = plan_batches(trial=trial.number, phase=TRAIN, panel=self.h.panel, seeds=self.seeds,
-                               batch_pairs=self.spec.batch_pairs, done=scores)
-        op = _OpenTrial(trial, params, deque(batches), self.batches_per_trial, self.games_per_trial, dict(scores))
+                               batch_pairs=pairs, done=scores)
+        # every batch of the full trial is a look of the pruning test
+        looks = math.ceil(len(self.seeds) / pairs) * len(self.h.panel)
+        op = _OpenTrial(trial, params, deque(batches), looks, self.games_per_trial, dict(scores))
         op.games, op.bot_errors, op.first_error = errors
         self.open[trial.number] = op
         if not op.pending:  # adopted with every game already stored
@@ -421,6 +425,7 @@ class StudyRunner:
             return None
         self.report.games += batch.games
         self.report.game_seconds += result.seconds
+        self.sizer.observe(len(batch.seeds), result.seconds)
         self._games_done += batch.games
         if op is None:  # its trial was pruned or failed while this batch ran
             self.report.games_wasted += batch.games

@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
+import math
 import os
 import signal
 import socket
@@ -37,7 +38,8 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
-__all__ = ["run_scale_bench", "ensure_auth_env", "local_cluster", "throwaway_postgres", "DEFAULT_PG_ADMIN"]
+__all__ = ["run_scale_bench", "ensure_auth_env", "local_cluster", "throwaway_postgres", "DEFAULT_PG_ADMIN",
+           "CLUSTER_SHAPE"]
 
 DEFAULT_PG_ADMIN = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 PG_ADMIN_ENV = "OCEAN_BENCH_PG"  # the PostgreSQL server the scale bench makes its database on
@@ -47,8 +49,14 @@ _SEARCH = ("silence_cost", "surface_cost", "torpedo_hit_threshold", "torpedo_hit
            "trigger_hit_threshold", "stealth_weight", "space_weight", "mine_danger_weight", "retaliation_weight",
            "discount", "mine_spacing", "sonar_window", "engage_distance", "approach_weight", "wall_weight",
            "mine_priority")
-_CLUSTER_BATCHES = 120  # batches per trial of studies/cluster.toml
-_CLUSTER_ROWS = 100  # games per batch there
+# The shape of studies/cluster.toml (tests/tuning/test_spec.py checks it against the file): maps
+# per opponent, opponents. Projected with fixed batches of 50 maps (the file's setting before
+# "auto") and with automatic ones.
+CLUSTER_SHAPE = (500, 6)
+_CLUSTER_MAPS, _CLUSTER_OPPONENTS = CLUSTER_SHAPE
+_CLUSTER_PAIRS = 50
+_CLUSTER_BATCHES = math.ceil(_CLUSTER_MAPS / _CLUSTER_PAIRS) * _CLUSTER_OPPONENTS  # batches per trial
+_CLUSTER_ROWS = 2 * _CLUSTER_PAIRS  # games per batch
 _RAY = os.path.join(os.path.dirname(sys.executable), "ray")  # the environment's own ray command
 
 
@@ -449,14 +457,26 @@ def run_scale_bench(*, nodes: int, cpus_per_node: int, trials: int, seeds: int, 
             figures = _measure(url, address=address, trials=trials, seeds=seeds, batch_pairs=batch_pairs,
                                in_flight=in_flight, sampler=sampler, log=log, drivers=drivers)
     real = _real_bot_rate()
-    # The cluster study (studies/cluster.toml): 1000 maps x 6 opponents in batches of 50 maps,
-    # so 120 batches of 100 games per trial; one driver's rate on that shape, from the costs
+    # The cluster study (studies/cluster.toml): 500 maps x 6 opponents; in batches of 50 maps,
+    # 60 batches of 100 games per trial; one driver's rate on that shape, from the costs
     # measured here per batch and per trial (busy time, so slowed by whatever shares the cores).
     batch_s = figures["driver_ms_per_batch"] / 1000 + figures["driver_ms_per_trial"] / 1000 / _CLUSTER_BATCHES
+    # The same study with batch_pairs = "auto": batches of about a second of the real bot, so far
+    # fewer of them per trial; a trial costs the driver its per-trial work plus its batches'.
+    from tuning.evaluation import BatchSizer
+
+    auto_pairs = BatchSizer("auto", seconds_per_pair=2 / real).pairs(_CLUSTER_MAPS)
+    auto_batches = math.ceil(_CLUSTER_MAPS / auto_pairs) * _CLUSTER_OPPONENTS
+    trial_s = figures["driver_ms_per_trial"] / 1000 + auto_batches * figures["driver_ms_per_batch"] / 1000
+    trial_games = _CLUSTER_BATCHES * _CLUSTER_ROWS
     figures.update({
         "cluster_study_batches_per_s": round(1 / batch_s, 1),
         "cluster_study_rows_per_s": round(_CLUSTER_ROWS / batch_s, 1),
         "projected_worker_cores_cluster_study": int(_CLUSTER_ROWS / batch_s / real),
+        "auto_batch_games": 2 * auto_pairs,
+        "auto_batches_per_trial": auto_batches,
+        "cluster_study_auto_rows_per_s": round(trial_games / trial_s, 1),
+        "projected_worker_cores_cluster_study_auto": int(trial_games / trial_s / real),
     })
     figures.update({
         "nodes": nodes, "cpus_per_node": cpus_per_node, "cores": os.cpu_count(), "seeds": seeds,

@@ -159,9 +159,18 @@ class StudySpec(_Strict):
     panel: Union[str, list[str]]
     seed_bank: SeedRange
     games_per_opponent: int | None = Field(None, ge=2)  # default: both sides of every seed in the bank
-    batch_pairs: int = Field(10, ge=1)  # maps per Ray task (each map = 2 games)
+    # Maps per Ray task (each map = 2 games), or "auto": as many as take a worker about a second.
+    batch_pairs: Union[int, str] = 10
     pruning: PruningSpec = Field(default_factory=PruningSpec)
     validation: ValidationSpec = Field(default_factory=ValidationSpec)
+
+    @field_validator("batch_pairs", mode="before")
+    @classmethod
+    def _batch_pairs(cls, value: Any) -> int | str:
+        if value == "auto" or (isinstance(value, int) and not isinstance(value, bool) and value >= 1):
+            return value
+        raise ValueError('use a whole number of maps per batch (1 or more), or "auto" (a batch of about '
+                         'a second of a worker\'s time, from the measured game speed)')
 
     @field_validator("name")
     @classmethod

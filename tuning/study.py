@@ -130,6 +130,16 @@ class StudyHandle:
     def trials(self, *states: TrialState) -> list[FrozenTrial]:
         return self.study.get_trials(deepcopy=False, states=states or None)
 
+    def batch_pairs(self, available: int) -> int:
+        """Maps per batch for a plan over ``available`` maps per opponent: the study's
+        ``batch_pairs``, or with ``"auto"`` sized from the speed of its latest training games."""
+        from tuning.evaluation import BatchSizer
+
+        sizer = BatchSizer(self.spec.batch_pairs)
+        if sizer.auto:
+            sizer.seconds_per_pair = self.games.recent_seconds_per_pair("train")
+        return sizer.pairs(available)
+
     def set_target(self, n_trials: int) -> None:
         """Change how many trials the study runs in total (``resume --trials``)."""
         self.study.set_user_attr(ATTR_TARGET, n_trials)

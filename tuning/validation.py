@@ -72,10 +72,11 @@ def validate_study(handle: StudyHandle, *, top_k: int | None = None, games: int 
     chosen = candidates(handle, top_k)
     params = {number: p for number, p, _ in chosen}
     pending = deque()
+    pairs = handle.batch_pairs(len(seeds))
     for number, _, _ in chosen:
         done = handle.games.pair_scores(number, PHASE)
         pending.extend(plan_batches(trial=number, phase=PHASE, panel=handle.validation_panel(), seeds=seeds,
-                                    batch_pairs=handle.spec.batch_pairs, done=done))
+                                    batch_pairs=pairs, done=done))
     total = sum(b.games for b in pending)
     played = 0
     if progress:

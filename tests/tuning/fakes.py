@@ -55,8 +55,9 @@ class FakePool:
     """The ``BatchPool`` interface, played in-process: ``wait`` finishes the oldest batch."""
 
     def __init__(self, capacity: int = 3, p_win: Callable[[Mapping[str, float]], float] = lambda p: 0.5,
-                 fail_trials: set[int] = frozenset()) -> None:
+                 fail_trials: set[int] = frozenset(), seconds_per_pair: float = 0.002) -> None:
         self.capacity = capacity
+        self.seconds_per_pair = seconds_per_pair  # the compute time each batch reports
         self.p_win = p_win
         self.fail_trials = set(fail_trials)
         self._queue: deque[tuple[Batch, dict]] = deque()
@@ -81,7 +82,7 @@ class FakePool:
         if batch.trial in self.fail_trials:
             return [(batch, RuntimeError("engine exploded\nValueError: bad kernel"))]
         rows = fake_rows(params, batch.opponent.name, batch.seeds, self.p_win(params))
-        return [(batch, BatchResult(rows, 0.001 * len(rows), 100 * len(rows), "fake:1"))]
+        return [(batch, BatchResult(rows, self.seconds_per_pair * len(batch.seeds), 100 * len(rows), "fake:1"))]
 
     def trials(self) -> set[int]:
         return {b.trial for b, _ in self._queue}

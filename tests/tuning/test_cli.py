@@ -221,3 +221,23 @@ def test_bench_big_db_refuses_a_tiny_study_in_one_line():
     result = CliRunner().invoke(app, ["bench", "--big-db", "--big-trials", "2"])
     assert result.exit_code != 0 and "--big-trials and --big-games must be at least 4" in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_study_with_auto_batches_runs_on_ray_and_sizes_them_from_its_games(tmp_path, ray_cluster, monkeypatch):
+    monkeypatch.delenv("OCEAN_STORAGE", raising=False)
+    (tmp_path / "auto.toml").write_text(TINY.replace('name = "tiny"', 'name = "auto"')
+                                        .replace("count = 3 }", "count = 40 }")
+                                        .replace("batch_pairs = 2", 'batch_pairs = "auto"'))
+    _tune("launch", "auto.toml", "--ray-address", ray_cluster, cwd=tmp_path)
+    status = _last_json(_tune("status", "auto", "--json", cwd=tmp_path))
+    assert status["trials"]["complete"] + status["trials"]["pruned"] == 2
+    from tuning.study import open_study
+
+    handle = open_study("auto", f"sqlite:///{tmp_path}/studies/auto.db")
+    try:
+        per_pair = handle.games.recent_seconds_per_pair("train")
+        assert per_pair is not None and per_pair > 0
+        # the in-process bot plays a map in milliseconds: a second of it is every map of the bank
+        assert handle.batch_pairs(40) == min(40, round(1 / per_pair))
+    finally:
+        handle.close()

@@ -1,7 +1,10 @@
-"""A trial's batches: opponents in turn, stored pairs skipped; pair scores from rows."""
+"""A trial's batches: opponents in turn, stored pairs skipped, sized fixed or from the game speed;
+pair scores from rows."""
+import pytest
+
 from ocean.bots import resolve_bot
 from tests.tuning.fakes import fake_rows
-from tuning.evaluation import by_opponent, pair_scores_of_rows, plan_batches
+from tuning.evaluation import BatchSizer, by_opponent, pair_scores_of_rows, plan_batches
 
 
 def test_batches_alternate_opponents_and_skip_pairs_already_stored():
@@ -25,3 +28,26 @@ def test_pair_scores_of_rows_average_both_sides():
     assert pair_scores_of_rows("chaser", rows[:1]) == {}  # half a pair is no pair
     grouped = by_opponent({**scores, ("random", 5): 1.0}, ["random", "chaser"], seeds=[5])
     assert grouped == {"random": [1.0], "chaser": [scores[("chaser", 5)]]}
+
+
+def test_a_fixed_batch_size_is_the_study_files():
+    sizer = BatchSizer(7)
+    sizer.observe(10, 50.0)
+    assert not sizer.auto and sizer.pairs(100) == 7
+
+
+def test_auto_batches_take_about_a_second_of_a_workers_time():
+    sizer = BatchSizer("auto")
+    assert sizer.auto and sizer.pairs(100) == 10 and sizer.pairs(4) == 4  # nothing timed yet
+    sizer.observe(10, 0.05)  # the in-process bot: 5 ms a map
+    assert sizer.pairs(1000) == 200 and sizer.pairs(50) == 50
+    sizer.observe(10, 0.25)  # slower games pull the estimate, smoothed over batches
+    assert sizer.seconds_per_pair == pytest.approx(0.8 * 0.005 + 0.2 * 0.025)
+    assert sizer.pairs(1000) == round(1 / 0.009)
+    slow = BatchSizer("auto", seconds_per_pair=6.0)  # a program that thinks for seconds
+    assert slow.pairs(100) == 1
+    fast = BatchSizer("auto", seconds_per_pair=1e-6)  # near-free games never make one giant batch
+    assert fast.pairs(10**6) == 1000
+    sizer.observe(0, 1.0)
+    sizer.observe(5, 0.0)  # nothing measured: no change
+    assert sizer.pairs(1000) == round(1 / 0.009)

@@ -461,3 +461,27 @@ def test_a_trial_whose_driver_died_between_its_parameters_gets_the_undisturbed_d
         assert handle.trials()[2].params == want  # the second parameter is not the first one's draw
     finally:
         handle.close()
+
+
+def test_auto_batches_follow_the_measured_game_speed_and_change_no_result(tmp_path):
+    # Every map takes 0.25 s here: once timed, a batch is 4 maps (about a second). The games and
+    # the trials' scores are those of the same study with fixed batches.
+    runs = {}
+    for setting in ("auto", 2):
+        handle = _study(f"sqlite:///{tmp_path}/{setting}.db", n_trials=5, seed_bank={"start": 100, "count": 12},
+                        batch_pairs=setting, pruning={"enabled": False})
+        try:
+            pool = FakePool(capacity=2, p_win=lambda p: 0.2 + 0.2 * p["silence_cost"], seconds_per_pair=0.25)
+            StudyRunner(handle, pool=pool).run()
+            runs[setting] = ({t.number: (t.params, t.value) for t in handle.trials()},
+                             {(g.trial, g.opponent, g.seed, g.side, g.winner) for g in handle.games.games()})
+            sizes = {n: max(len(b.seeds) for b in pool.submitted if b.trial == n) for n in range(5)}
+            if setting == "auto":
+                assert sizes[0] == sizes[1] == 10  # opened before any batch was timed
+                assert all(sizes[n] == 4 for n in range(2, 5))
+                assert handle.batch_pairs(500) == 4  # validation and a resume size from the stored games
+            else:
+                assert set(sizes.values()) == {2}
+        finally:
+            handle.close()
+    assert runs["auto"] == runs[2]

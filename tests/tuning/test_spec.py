@@ -73,7 +73,9 @@ MALFORMED = [
     (_with(pruning={"alpha": 0.9}), "pruning.alpha"),
     (_with(trials_in_flight=True), "trials_in_flight: input should be a valid integer"),
     (_with(trials_in_flight=0), "trials_in_flight: input should be greater than or equal to 1"),
-    (_with(batch_pairs=2.5), "batch_pairs: input should be a valid integer"),
+    (_with(batch_pairs=2.5), "batch_pairs: use a whole number of maps per batch"),
+    (_with(batch_pairs="fast"), "batch_pairs: use a whole number of maps per batch (1 or more), or \"auto\""),
+    (_with(batch_pairs=0), "batch_pairs: use a whole number"),
     (_with(games_per_opponent=0), "games_per_opponent: input should be greater than or equal to 2 (got 0)"),
     (_with(validation={"seeds": {"start": 5000, "count": 10}, "games": 0}),
      "validation.games: input should be greater than or equal to 2"),
@@ -116,7 +118,11 @@ def test_the_shipped_studies_are_valid(monkeypatch):
         assert spec.name == name
         assert resolve_panel(spec.panel)
         names.add(spec.name)
-    assert load_spec(root / "cluster.toml").storage.startswith("postgresql+psycopg://")
+    cluster = load_spec(root / "cluster.toml")
+    assert cluster.storage.startswith("postgresql+psycopg://")
+    from tuning.scalebench import CLUSTER_SHAPE  # what tune bench --scale projects onto
+
+    assert CLUSTER_SHAPE == (cluster.pairs_per_opponent, len(resolve_panel(cluster.panel)))
     quick = load_spec(root / "quick.toml")
     # The quick study's budget (before pruning) stays at minutes on 2 cores (~300 games/s/core).
     budget = quick.n_trials * len(resolve_panel(quick.panel)) * 2 * quick.pairs_per_opponent

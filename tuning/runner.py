@@ -48,7 +48,7 @@ from tuning.pool import Batch, BatchPool
 from tuning.pruning import incumbent_bias, interval_variance, should_prune
 from tuning.retry import Retry
 from tuning.study import REFERENCE_TRIAL, StudyHandle, make_sampler
-from tuning.trialindex import set_user_attrs, trial_counts
+from tuning.trialindex import trial_counts
 
 __all__ = ["StudyRunner", "RunProgress", "RunReport", "LEASE_TTL", "HEARTBEAT", "driver_id"]
 
@@ -491,11 +491,10 @@ class StudyRunner:
         attrs = {**op.attrs, **attrs, "game_seconds": round(op.game_seconds, 3),
                  "wall_seconds": round(time.time() - op.started, 3)}
         try:
-            # One transaction for them all (Optuna's set_user_attr is one per attribute); the
-            # storage time stored is the trial's until this write.
-            attrs["storage_seconds"] = round(op.storage_seconds + time.perf_counter() - t0, 4)
-            self._db(lambda: set_user_attrs(self.h.storage.engine, self.h.name, op.number, attrs))
-            op.storage_seconds = attrs["storage_seconds"]
+            for key, value in attrs.items():
+                self._db(lambda key=key, value=value: op.trial.set_user_attr(key, value))
+            op.storage_seconds += time.perf_counter() - t0
+            self._db(lambda: op.trial.set_user_attr("storage_seconds", round(op.storage_seconds, 4)))
             # skip_if_finished: a repeated tell (its first commit lost with the connection) is a no-op
             self._db(lambda: self.h.study.tell(op.trial, skip_if_finished=True, **tell))
         except UpdateFinishedTrialError:

@@ -1,13 +1,9 @@
-"""A study's trials counted and summed in SQL, straight from Optuna's tables, and a trial's
-attributes written there in one transaction.
+"""A study's trials counted and summed in SQL, straight from Optuna's tables.
 
 Optuna's RDB storage reads a trial with every parameter, attribute and intermediate value, and
 its ``get_n_trials`` counts by reading them all: seconds for a study of thousands of trials.
 ``tune status`` and opening a study need only counts, the running trials' numbers and one
-attribute of the pruned trials, so they ask the database for exactly that. Telling a trial, the
-driver stores about ten attributes; Optuna's ``set_user_attr`` makes each a transaction of its
-own (read the trial, check it is running, upsert, commit), a third of a driver's time per trial
-on a cluster, so ``set_user_attrs`` does the same check once and writes them all together. This reads
+attribute of the pruned trials, so they ask the database for exactly that. This reads
 Optuna's schema (``optuna.storages._rdb.models``, versioned by Optuna's own migrations and
 pinned with Optuna in ``.ci/constraints.txt``); tests/tuning/test_trialindex.py compares every
 answer with Optuna's API, so a change of schema fails there, not in a user's status.
@@ -19,11 +15,9 @@ import json
 import sqlalchemy as sa
 from optuna.storages._rdb import models as _m
 from optuna.trial import TrialState
-from optuna.exceptions import UpdateFinishedTrialError
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 
-__all__ = ["trial_counts", "running_numbers", "user_attr_sum", "best_complete_number", "set_user_attrs"]
+__all__ = ["trial_counts", "running_numbers", "user_attr_sum", "best_complete_number"]
 
 
 def _of_study(name: str):
@@ -70,26 +64,3 @@ def best_complete_number(engine: Engine, name: str) -> int | None:
     with engine.connect() as conn:
         number = conn.scalar(stmt)
     return None if number is None else int(number)
-
-
-def set_user_attrs(engine: Engine, name: str, number: int, attrs: dict) -> None:
-    """Store user attributes ``attrs`` (JSON values) on trial ``number`` of study ``name`` in one
-    transaction, as Optuna's ``set_user_attr`` would one by one: an attribute already there is
-    replaced, and a trial that is no longer running raises ``UpdateFinishedTrialError`` with
-    nothing written."""
-    t, a = _m.TrialModel, _m.TrialUserAttributeModel
-    insert = (postgresql.insert if engine.dialect.name == "postgresql" else sqlite.insert)(a)
-    with engine.begin() as conn:
-        found = conn.execute(sa.select(t.trial_id, t.state).where(t.study_id == _of_study(name), t.number == number)
-                             .with_for_update()).first()
-        if found is None:
-            raise KeyError(f"no trial {number} in study {name!r}")
-        trial_id, state = found
-        if TrialState(state).is_finished():
-            raise UpdateFinishedTrialError(f"trial {number} of study {name!r} is already finished")
-        if not attrs:
-            return
-        rows = [{"trial_id": trial_id, "key": key, "value_json": json.dumps(value)} for key, value in attrs.items()]
-        stmt = insert.values(rows)
-        conn.execute(stmt.on_conflict_do_update(index_elements=[a.trial_id, a.key],
-                                                set_={"value_json": stmt.excluded.value_json}))

@@ -41,23 +41,3 @@ def test_counts_running_best_and_sums_agree_with_optuna(any_url):
     assert best_complete_number(engine, "nobody") is None
     storage.close()
 
-
-def test_attributes_written_together_read_back_through_optuna(any_url):
-    import pytest
-    from optuna.exceptions import UpdateFinishedTrialError
-
-    from tuning.trialindex import set_user_attrs
-
-    storage = open_storage(any_url)
-    study = optuna.create_study(study_name="attrs", storage=storage.optuna, direction="maximize")
-    trial = study.ask()
-    trial.set_user_attr("games", 4)
-    set_user_attrs(storage.engine, "attrs", trial.number,
-                   {"games": 16, "score_low": 0.25, "per_opponent": {"random": {"mean": 0.5, "n": 8}}, "note": None})
-    study.tell(trial, 0.5)
-    stored = study.get_trials()[0].user_attrs
-    assert stored == {"games": 16, "score_low": 0.25, "per_opponent": {"random": {"mean": 0.5, "n": 8}}, "note": None}
-    with pytest.raises(UpdateFinishedTrialError):  # told: nothing more is written, as with Optuna's own call
-        set_user_attrs(storage.engine, "attrs", trial.number, {"games": 99})
-    assert optuna.load_study(study_name="attrs", storage=storage.optuna).trials[0].user_attrs["games"] == 16
-    storage.close()

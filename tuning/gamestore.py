@@ -94,34 +94,33 @@ class GameStore:
             self._add_to_sums(session, inserted)
         return n
 
-    def _add_to_sums(self, session: Session, inserted: Sequence[tuple]) -> None:
+    def _add_to_sums(self, session: Session, inserted: Sequence[sa.Row]) -> None:
         """Add the games just inserted (rows of ``_RETURNED``) to ``ocean_game_sums`` and log the
         round in ``ocean_stored_rounds``, keys in order (concurrent writers lock them in the same
         order, so they never deadlock)."""
         if not inserted:
             return
-        at = {name: i for i, name in enumerate(_RETURNED)}
         sums: dict[tuple, dict] = {}
         rounds: dict[str, list] = {}
-        for row in sorted(inserted, key=lambda r: r[at["id"]]):
-            key = (row[at["trial"]], row[at["phase"]], row[at["opponent"]])
+        for row in sorted(inserted, key=lambda r: r.id):
+            key = (row.trial, row.phase, row.opponent)
             total = sums.get(key)
             if total is None:
-                total = sums[key] = {"study": self.study, "trial": key[0], "phase": key[1], "opponent": key[2],
-                                     "games": 0, "score": 0.0, "a_errors": 0, "b_errors": 0,
+                total = sums[key] = {"study": self.study, "trial": row.trial, "phase": row.phase,
+                                     "opponent": row.opponent, "games": 0, "score": 0.0, "a_errors": 0, "b_errors": 0,
                                      "first_a_error": None, "first_b_error": None, **dict.fromkeys(SUMMED_STATS, 0)}
             total["games"] += 1
-            total["score"] += row[at["score"]]
+            total["score"] += row.score
             for side in "ab":
-                error = row[at[f"{side}_error"]]
+                error = getattr(row, f"{side}_error")
                 if error is not None:
                     total[f"{side}_errors"] += 1
                     if total[f"first_{side}_error"] is None:
                         total[f"first_{side}_error"] = error
             for stat in SUMMED_STATS:
-                total[stat] += row[at[stat]]
-            last = rounds.setdefault(row[at["phase"]], [0.0, 0])
-            last[0] = max(last[0], row[at["created_at"]])
+                total[stat] += getattr(row, stat)
+            last = rounds.setdefault(row.phase, [0.0, 0])
+            last[0] = max(last[0], row.created_at)
             last[1] += 1
         values = [sums[key] for key in sorted(sums)]
         insert = self._insert(GameSums).values(values)

@@ -75,6 +75,12 @@ class BatchSizer:
 
     def __init__(self, setting: int | str, *, seconds_per_pair: float | None = None) -> None:
         self.setting = setting
+        self.seconds_per_pair: float | None = None
+        self.assume(seconds_per_pair)
+
+    def assume(self, seconds_per_pair: float | None) -> None:
+        """Start from this estimate (e.g. the stored games' speed); None or no time measured
+        (games stored without a duration) leaves the first guess."""
         self.seconds_per_pair = seconds_per_pair if seconds_per_pair and seconds_per_pair > 0 else None
 
     @property

@@ -214,7 +214,7 @@ class StudyRunner:
             self._db(lambda: self.h.games.drop_leases(t.number for t in finished))
             self._games_done = self._db(lambda: self.h.games.count_games(phase=TRAIN))
             if self.sizer.auto:  # a resumed study sizes its first batches from the games it has timed
-                self.sizer.seconds_per_pair = self._db(lambda: self.h.games.recent_seconds_per_pair(TRAIN))
+                self.sizer.assume(self._db(lambda: self.h.games.recent_seconds_per_pair(TRAIN)))
             next_beat = 0.0
             while True:
                 if time.monotonic() >= next_beat:

@@ -137,7 +137,7 @@ class StudyHandle:
 
         sizer = BatchSizer(self.spec.batch_pairs)
         if sizer.auto:
-            sizer.seconds_per_pair = self.games.recent_seconds_per_pair("train")
+            sizer.assume(self.games.recent_seconds_per_pair("train"))
         return sizer.pairs(available)
 
     def set_target(self, n_trials: int) -> None:

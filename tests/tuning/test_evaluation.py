@@ -48,6 +48,9 @@ def test_auto_batches_take_about_a_second_of_a_workers_time():
     assert slow.pairs(100) == 1
     fast = BatchSizer("auto", seconds_per_pair=1e-6)  # near-free games never make one giant batch
     assert fast.pairs(10**6) == 1000
+    untimed = BatchSizer("auto")
+    untimed.assume(0.0)  # games stored without a duration: the first guess, never a division by zero
+    assert untimed.pairs(100) == 10
     sizer.observe(0, 1.0)
     sizer.observe(5, 0.0)  # nothing measured: no change
     assert sizer.pairs(1000) == round(1 / 0.009)

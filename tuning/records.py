@@ -165,8 +165,8 @@ def create_tables(engine: Engine) -> None:
     newer version introduced to tables an older one created (rows already stored stay). A
     database from before the summary tables gets them created and filled from its game rows
     in one transaction (a driver killed meanwhile leaves no half-filled summary behind)."""
-    had = set(sa.inspect(engine).get_table_names())
     inspector = sa.inspect(engine)
+    had = set(inspector.get_table_names())
     for table in Base.metadata.sorted_tables:
         if table.name not in had:
             continue

@@ -212,21 +212,13 @@ def _schema_guard(engine: Engine, parsed: URL) -> Iterator[None]:
 _CREATION_ATTEMPTS = 5  # a fresh database opened while a foreign client initialises it
 
 
-def _lost_a_creation_race(exc: Exception) -> bool:
+def _lost_a_creation_race(exc: sa.exc.SQLAlchemyError) -> bool:
     """Whether ``exc`` is what a client that does not take our schema lock (optuna-dashboard
     or any plain Optuna program started on the same new database) causes by creating the same
-    tables and version rows at the same moment: the rows are the same whoever writes them, so
-    opening again succeeds."""
+    tables and version rows at the same moment (Optuna's storage writes its version rows when
+    constructed): the rows are the same whoever writes them, so opening again succeeds."""
     text = str(getattr(exc, "orig", None) or exc)
-    return isinstance(exc, sa.exc.IntegrityError) or (
-        isinstance(exc, sa.exc.SQLAlchemyError)
-        and ("already exists" in text or "database is locked" in text))
-
-
-def _optuna_storage(url: str, kwargs: dict, **options) -> optuna.storages.RDBStorage:
-    """Optuna's storage on ``url`` (its constructor writes the version rows of a fresh
-    database)."""
-    return optuna.storages.RDBStorage(url, engine_kwargs=kwargs, **options)
+    return isinstance(exc, sa.exc.IntegrityError) or "already exists" in text or "database is locked" in text
 
 
 def open_optuna_readonly(url: str) -> optuna.storages.RDBStorage:
@@ -239,7 +231,8 @@ def open_optuna_readonly(url: str) -> optuna.storages.RDBStorage:
     engine = sa.create_engine(url, **kwargs)
     try:
         with _schema_guard(engine, parsed):
-            return _optuna_storage(url, kwargs, skip_table_creation=True, skip_compatibility_check=True)
+            return optuna.storages.RDBStorage(url, engine_kwargs=kwargs, skip_table_creation=True,
+                                              skip_compatibility_check=True)
     finally:
         engine.dispose()
 
@@ -274,7 +267,7 @@ def open_storage(url: str, *, must_exist: bool = False) -> Storage:
                 with engine.connect() as conn:  # fail here, with a clear message, if unreachable
                     conn.execute(sa.text("SELECT 1"))
                 with _schema_guard(engine, parsed):
-                    rdb = _optuna_storage(url, kwargs)
+                    rdb = optuna.storages.RDBStorage(url, engine_kwargs=kwargs)
                     create_tables(engine)
                 break
             except sa.exc.SQLAlchemyError as exc:

@@ -12,6 +12,7 @@ from ocean.bots._baselines import emit_action, rand_below
 from ocean.bots.coefficients import INDEX_V2
 from ocean.bots.v2._fields import NO_TARGET, best_shot, blast_values, mine_danger
 from ocean.bots.v2._minefield import path_danger
+from ocean.bots.v2._plausible import plausible_probabilities
 from ocean.bots.v2._observe import M_OPP_ASSUME, M_OPP_CHARGE, M_OPP_SAFE, M_SELF, TRACKER, observe_turn
 from ocean.bots.v2._retaliation import best_answer, near_opponent, revealed, shift, spread
 from ocean.constants import (
@@ -49,6 +50,13 @@ K_SILENCE_READY = INDEX_V2["silence_ready_value"]
 K_DEPTH = INDEX_V2["path_depth"]
 K_PATH_DANGER = INDEX_V2["path_danger_weight"]
 K_DEAD_END = INDEX_V2["dead_end_cost"]
+K_MINE_FEAR = INDEX_V2["mine_fear_cells"]
+K_SILENCE_AFTER = INDEX_V2["silence_after_torpedo"]
+K_ATTACK_MINE = INDEX_V2["attack_mine_value"]
+K_PLAUSIBLE_CELLS = INDEX_V2["plausible_cells"]
+K_PLAUSIBLE_HORIZON = INDEX_V2["plausible_horizon"]
+K_PLAUSIBLE_ROOM = INDEX_V2["plausible_room_weight"]
+K_PLAUSIBLE_WALL = INDEX_V2["plausible_wall_weight"]
 
 _COST = np.array(POWER_COST, dtype=np.int64)
 _ROOMY = 12  # with this much room and a free neighbour, SURFACE is never considered
@@ -264,7 +272,11 @@ def choose_line(board, cell, life, opp_life, charges, visited, probs, values, da
                     base_score -= coefs[K_SILENCE_COST]
                 elif after[SILENCE] >= _COST[SILENCE]:
                     base_score += coefs[K_SILENCE_READY]
-                base_score -= coefs[K_MINE_DANGER] * danger[e] + coefs[K_PATH_DANGER] * ahead
+                # A mine is only blown under us where the opponent can place us (seed 002: when it
+                # has narrowed us to a few cells); better hidden, less fear.
+                n_line = n_spread if sil >= 0 else n_m
+                mine_fear = min(1.0, coefs[K_MINE_FEAR] / max(n_line, 1))
+                base_score -= mine_fear * (coefs[K_MINE_DANGER] * danger[e] + coefs[K_PATH_DANGER] * ahead)
                 base_score -= coefs[K_SPACE] * discount ** free
                 if dist > coefs[K_ENGAGE]:
                     base_score -= coefs[K_APPROACH] * (dist - coefs[K_ENGAGE])
@@ -295,6 +307,8 @@ def choose_line(board, cell, life, opp_life, charges, visited, probs, values, da
                     score = base_score
                     if fire == 1:
                         score += torpedo_value
+                        if sil >= 0:
+                            score += (1.0 - coefs[K_SILENCE_AFTER]) * coefs[K_SILENCE_COST]
                         # What the shot tells the opponent about where we were, then moved on.
                         if at == AT_END:
                             n_seen = revealed(board, seen_cells, n_seen, torpedo, shown)
@@ -375,7 +389,9 @@ def v2_turn(state, board, p, mem, rng, out, coefs):
     visited = state[base + S.VISITED:base + S.VISITED + 4].copy()
 
     probs = np.zeros(CELLS)
-    cell_probabilities(mem[M_OPP_ASSUME:M_OPP_ASSUME + TRACKER], probs)
+    plausible_probabilities(mem[M_OPP_ASSUME:M_OPP_ASSUME + TRACKER], board, int(coefs[K_PLAUSIBLE_CELLS]),
+                            int(coefs[K_PLAUSIBLE_HORIZON]), coefs[K_PLAUSIBLE_ROOM], coefs[K_PLAUSIBLE_WALL], probs,
+                            np.empty(CELLS, dtype=np.int64), np.empty(CELLS, dtype=np.int64))
     values = np.zeros(CELLS)
     blast_values(board, probs, opp_life, coefs[K_KILL], values)
     mine_probs = np.zeros(CELLS)
@@ -401,7 +417,7 @@ def v2_turn(state, board, p, mem, rng, out, coefs):
     n, end = write_line(board, cell, charges, line, out)
     n = trigger(state, board, base, end, values, coefs, out, n)
     if charges[MINE] >= _COST[MINE]:
-        n = lay_mine(state, board, base, end, coefs, rng, out, n)
+        n = lay_mine(state, board, base, end, values, coefs, rng, out, n)
     if charges[SONAR] >= _COST[SONAR]:
         n = sonar(board, probs, coefs, out, n)
     return n
@@ -427,16 +443,25 @@ def trigger(state, board, base, end, values, coefs, out, n):
 
 
 @kernel
-def lay_mine(state, board, base, end, coefs, rng, out, n):
-    """Lay a mine next to us where none of ours lies within ``mine_spacing`` cells."""
+def lay_mine(state, board, base, end, values, coefs, rng, out, n):
+    """Lay a mine next to us: where its blast is worth ``attack_mine_value`` lives against the
+    opponent (``values``: blast values) if such a cell is free, else where none of ours lies
+    within ``mine_spacing`` cells."""
     spacing = coefs[K_MINE_SPACING]
     best_d = -1
     best_gap = -1
+    attack = coefs[K_ATTACK_MINE]
     for d in range(4):
         spot = board[STEP + end * 4 + d]
         if spot < 0:
             continue
         if _bit(state, base + S.MINES_ACTIVE, spot) or _bit(state, base + S.MINES_FRESH, spot):
+            continue
+        if values[spot] >= attack:
+            attack = values[spot]
+            best_d = d
+            best_gap = 1 << 40
+        if best_gap == 1 << 40:
             continue
         gap = 99
         for m in range(CELLS):

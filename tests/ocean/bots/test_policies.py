@@ -98,15 +98,24 @@ def v2_base_lines():
     return _lines(resolve_bot("tunable-v2"), _V2_SEEDS)
 
 
+# A coefficient that only acts through another: the partner's value that wakes it up (v2's
+# defaults do not approach the opponent, so how far it must be before we do is moot).
+_V2_PARTNERS = {"engage_distance": {"approach_weight": 0.08}}
+
+
 @pytest.mark.parametrize("coefficient", C.names(C.V2))
 def test_each_v2_coefficient_moves_some_decision(coefficient, v2_base_lines):
     c = {c.name: c for c in C.COEFFICIENTS_V2}[coefficient]
+    partner = _V2_PARTNERS.get(coefficient, {})
+    base = v2_base_lines
+    if partner:
+        base = _lines(BotSpec("probe", "tunable-v2", {**C.defaults(C.V2), **partner}), _V2_SEEDS)
     moved = False
     for value in (c.low, c.high):
-        params = C.defaults(C.V2)
+        params = {**C.defaults(C.V2), **partner}
         params[coefficient] = value
         if params[coefficient] != C.defaults(C.V2)[coefficient] and \
-                _lines(BotSpec("probe", "tunable-v2", params), _V2_SEEDS) != v2_base_lines:
+                _lines(BotSpec("probe", "tunable-v2", params), _V2_SEEDS) != base:
             moved = True
             break
     assert moved, f"{coefficient} at its bounds changes no line in {len(_V2_SEEDS) * 2} games"

@@ -1,7 +1,8 @@
 """The v2 bot's stages, each called on a hand-built board: the minefield search (cheapest path
 is not the shortest; a dead end is seen ahead; full danger is never "nothing found"), the
 blast values read from the opponent's life, a TORPEDO worth firing only between MOVE and
-SILENCE, waiting that beats firing, a TRIGGER under the opponent's likely cells."""
+SILENCE, waiting that beats firing, a TRIGGER under the opponent's likely cells, mines feared less
+where we are well hidden, a cheaper SILENCE after our own TORPEDO, an attack mine."""
 import numpy as np
 import pytest
 
@@ -11,8 +12,8 @@ from ocean.board import build_board
 from ocean.bots import coefficients as C
 from ocean.bots.v2._fields import MAX_BLAST, NO_TARGET, blast_values, mine_danger
 from ocean.bots.v2._minefield import path_danger
-from ocean.bots.v2._turn import AT_MOVED, L_AT, L_SIL_DIR, L_TARGET, choose_line, trigger, write_line
-from ocean.constants import ACT_TORPEDO, ACT_TRIGGER, CELLS, POWER_COST, SILENCE, TORPEDO, WIDTH
+from ocean.bots.v2._turn import AT_MOVED, L_AT, L_SIL_DIR, L_TARGET, choose_line, lay_mine, trigger, write_line
+from ocean.constants import ACT_MINE, ACT_TORPEDO, ACT_TRIGGER, CELLS, DIRECTION_LETTERS, POWER_COST, SILENCE, TORPEDO, WIDTH
 from ocean.maps import parse_rows
 
 OPEN = ["." * 15] * 15
@@ -156,7 +157,7 @@ def test_trigger_blows_the_mine_under_the_opponents_likely_cells():
     values = np.zeros(CELLS)
     blast_values(board, probs, 6, 0.0, values)
     out = np.zeros((8, 3), dtype=np.int64)
-    coefs = C.vector(policy=C.V2)
+    coefs = C.vector({**C.defaults(C.V2), "trigger_hit_threshold": 0.45}, C.V2)
     n = trigger(state, board, base, _cell(7, 7), values, coefs, out, 0)
     assert n == 1 and out[0, 0] == ACT_TRIGGER and (out[0, 1], out[0, 2]) == (10, 10)
     # never a mine that would hit us where we stand
@@ -166,3 +167,69 @@ def test_trigger_blows_the_mine_under_the_opponents_likely_cells():
     n = trigger(state, board, base, _cell(10, 9), values, C.vector({**C.defaults(C.V2), "trigger_hit_threshold": 0.6},
                                                                     C.V2), out, 0)
     assert n == 0
+
+
+def _choose_scored(board, cell, probs, coefs, charges, self_cells, danger):
+    visited = np.zeros(4, dtype=np.int64)
+    _set_bit(visited, 0, cell)
+    values = np.zeros(CELLS)
+    blast_values(board, probs, 6, coefs[C.INDEX_V2["kill_bonus"]], values)
+    line = np.zeros(8, dtype=np.int64)
+    cells = np.array(self_cells + [0] * (CELLS - len(self_cells)), dtype=np.int64)
+    score = choose_line(board, cell, 6, 6, np.array(charges, dtype=np.int64), visited, probs, values, danger, cells,
+                        len(self_cells), True, coefs, np.array([12345], dtype=np.uint64), line)
+    return score, line
+
+
+def test_mines_are_feared_less_where_the_opponent_cannot_place_us():
+    board = _board()
+    start = _cell(7, 7)
+    probs = np.zeros(CELLS)
+    probs[_cell(0, 14)] = 1.0  # far away: no shot either way
+    danger = np.full(CELLS, 1.0)
+    params = {**C.defaults(C.V2), "mine_fear_cells": 10}
+    coefs = C.vector(params, C.V2)
+    known, _ = _choose_scored(board, start, probs, coefs, [0, 0, 0, 0], [start], danger)
+    hidden = [_cell(x, y) for x in range(5) for y in range(8)]  # it believes us on 40 cells
+    feared, _ = _choose_scored(board, start, probs, C.vector({**params, "mine_fear_cells": 225}, C.V2),
+                               [0, 0, 0, 0], hidden, danger)
+    less, _ = _choose_scored(board, start, probs, coefs, [0, 0, 0, 0], hidden, danger)
+    # Known to the opponent (one cell), the danger counts in full whatever the setting.
+    full, _ = _choose_scored(board, start, probs, C.vector({**params, "mine_fear_cells": 225}, C.V2),
+                             [0, 0, 0, 0], [start], danger)
+    assert known == pytest.approx(full)
+    assert less > feared  # 40 cells: a quarter of the fear
+
+
+def test_a_silence_after_our_own_torpedo_can_be_made_cheaper():
+    board = _board()
+    start = _cell(7, 7)
+    target = _cell(7, 10)
+    probs = np.zeros(CELLS)
+    probs[target] = 1.0
+    charges = [POWER_COST[TORPEDO], 0, POWER_COST[SILENCE], 0]
+    params = {**C.defaults(C.V2), "silence_cost": 3.0, "retaliation_weight": 0.3}
+    _, full_cost = _choose_scored(board, start, probs, C.vector(params, C.V2), charges, [start], np.zeros(CELLS))
+    _, cheap = _choose_scored(board, start, probs, C.vector({**params, "silence_after_torpedo": 0.0}, C.V2), charges,
+                              [start], np.zeros(CELLS))
+    assert full_cost[L_TARGET] == target and full_cost[L_SIL_DIR] < 0  # fires, and a SILENCE costs too much
+    assert cheap[L_TARGET] == target and cheap[L_SIL_DIR] >= 0  # fires, then hides
+
+
+def test_an_attack_mine_goes_where_the_opponent_likely_is_spacing_aside():
+    board = _board()
+    state = _rules.new_state()
+    base = S.player_base(0)
+    end = _cell(7, 7)
+    _set_bit(state, base + S.MINES_ACTIVE, _cell(7, 5))  # every neighbour of (7,7) is within 3 of it
+    probs = np.zeros(CELLS)
+    probs[_cell(9, 7)] = 1.0  # the opponent two cells east
+    values = np.zeros(CELLS)
+    blast_values(board, probs, 6, 0.0, values)
+    out = np.zeros((8, 3), dtype=np.int64)
+    rng = np.array([7], dtype=np.uint64)
+    spaced = C.vector({**C.defaults(C.V2), "mine_spacing": 4}, C.V2)
+    assert lay_mine(state, board, base, end, values, spaced, rng, out, 0) == 0  # too close to our mine
+    attack = C.vector({**C.defaults(C.V2), "mine_spacing": 4, "attack_mine_value": 0.5}, C.V2)
+    assert lay_mine(state, board, base, end, values, attack, rng, out, 0) == 1
+    assert out[0, 0] == ACT_MINE and DIRECTION_LETTERS[out[0, 1]] == "E"  # next to it: its blast takes 1 life

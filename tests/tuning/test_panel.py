@@ -15,7 +15,7 @@ def test_an_exported_set_frozen_in_a_user_panel_is_a_study_opponent(user_panels)
     (bot,) = resolve_panel("mine")
     assert bot.name == "tuned-v1" and bot.params == coefficients.validate(tuned)
     mixed = resolve_panel(["tuned-v1", "hunter"])
-    assert [b.name for b in mixed] == ["tuned-v1", "hunter-v1"]
+    assert [b.name for b in mixed] == ["tuned-v1", "hunter-v2"]  # a name without version: the highest
     # The study stores the opponents themselves: a resumed study plays the same bots even if
     # the user's file is gone.
     stored = panel_to_json(mixed)

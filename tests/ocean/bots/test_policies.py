@@ -147,7 +147,7 @@ def test_the_panel_holds_six_distinct_frozen_bots_with_stable_names():
     assert [b.name for b in bots] == ["random-v1", "chaser-v1", "hunter-v1", "stealth-v1", "miner-v1", "balanced-v1"]
     tunables = [b for b in bots if b.policy == "tunable-v1"]
     assert len({tuple(b.vector()) for b in tunables}) == len(tunables) == 4
-    assert resolve_bot("hunter").name == "hunter-v1"
+    assert resolve_bot("hunter").name == "hunter-v2"  # the highest version
     with pytest.raises(ValueError, match="unknown bot"):
         resolve_bot("hunter-v9")
 

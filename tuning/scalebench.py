@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 __all__ = ["run_scale_bench", "ensure_auth_env", "local_cluster", "throwaway_postgres", "DEFAULT_PG_ADMIN",
-           "CLUSTER_SHAPE"]
+           "CLUSTER_SHAPE", "CLUSTER_BOT"]
 
 DEFAULT_PG_ADMIN = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 PG_ADMIN_ENV = "OCEAN_BENCH_PG"  # the PostgreSQL server the scale bench makes its database on
@@ -53,6 +53,7 @@ _SEARCH = ("silence_cost", "surface_cost", "torpedo_hit_threshold", "torpedo_hit
 # per opponent, opponents. Projected with fixed batches of 50 maps (the file's setting before
 # "auto") and with automatic ones.
 CLUSTER_SHAPE = (500, 6)
+CLUSTER_BOT = ("tunable-v2", "default-v2")  # the cluster study's policy and panel (a test checks both)
 _CLUSTER_MAPS, _CLUSTER_OPPONENTS = CLUSTER_SHAPE
 _CLUSTER_PAIRS = 50
 _CLUSTER_BATCHES = math.ceil(_CLUSTER_MAPS / _CLUSTER_PAIRS) * _CLUSTER_OPPONENTS  # batches per trial
@@ -262,15 +263,18 @@ def _warm(pool, params, opponent, workers: int, log, limit: float = 300.0) -> No
 
 
 def _real_bot_rate(seeds: int = 30) -> float:
-    """Games per second one core plays with the tunable bot (defaults) against the default panel."""
-    from ocean.bots import coefficients, panel
+    """Games per second one core plays with the cluster study's bot (its defaults) against the
+    cluster study's panel."""
+    from ocean.bots import BotSpec, coefficients, panel
     from tuning.worker import play_batch
 
-    params = coefficients.defaults()
-    bots = list(panel("default"))
-    play_batch(params, bots[0], [_START_SEED])  # load the compiled kernels
+    policy, panel_name = CLUSTER_BOT
+    params = coefficients.defaults(policy)
+    bots = list(panel(panel_name))
+    bot = BotSpec("cluster-bot", policy, params)
+    play_batch(params, bots[0], [_START_SEED], bot=bot)  # load the compiled kernels
     start = time.perf_counter()
-    games = sum(len(play_batch(params, b, list(range(_START_SEED, _START_SEED + seeds))).rows) for b in bots)
+    games = sum(len(play_batch(params, b, list(range(_START_SEED, _START_SEED + seeds)), bot=bot).rows) for b in bots)
     return games / (time.perf_counter() - start)
 
 

@@ -76,6 +76,17 @@ class SamplerSpec(_Strict):
     kind: Literal["tpe", "cmaes", "gp", "random", "spsa"] = "tpe"
     seed: int | None = None
     startup_trials: int = Field(10, ge=0)  # random trials before the model takes over (tpe, gp, cmaes)
+    # SPSA only, in shares of each coefficient's range: how far a trial pair steps to each side
+    # (Spall's c) and the step size of the update (Spall's a).
+    perturbation: float | None = Field(None, gt=0.0, le=0.5)
+    step: float | None = Field(None, gt=0.0, le=5.0)
+
+    @model_validator(mode="after")
+    def _spsa_settings(self):
+        for key in ("perturbation", "step"):
+            if getattr(self, key) is not None and self.kind != "spsa":
+                raise ValueError(f"{key} is a setting of kind = \"spsa\" only (this sampler is {self.kind!r})")
+        return self
 
 
 class SearchRange(_Strict):

@@ -95,3 +95,28 @@ def test_integers_are_rounded_and_categoricals_refused():
     with pytest.raises(ValueError, match="numbers only"):
         SPSASampler({"c": optuna.distributions.CategoricalDistribution(["a", "b"])}, {"c": "a"})
     assert math.isclose(unit_point({"n": 5}, space, ["n"])[0], 0.5)
+
+
+def test_a_study_file_sets_the_perturbation_and_the_step(tmp_path):
+    from tuning.errors import SpecError
+    from tuning.space import build_space
+    from tuning.spec import load_spec
+    from tuning.study import make_sampler
+
+    def spec(sampler_lines: str):
+        path = tmp_path / "s.toml"
+        path.write_text('name = "s"\nn_trials = 4\npanel = ["random"]\nseed_bank = { start = 1, count = 2 }\n'
+                        f'[sampler]\n{sampler_lines}\n[search]\nsilence_cost = {{}}\n'
+                        '[validation]\nseeds = { start = 900, count = 2 }\ngames = 4\n')
+        return load_spec(path)
+
+    fine = spec('kind = "spsa"\nperturbation = 0.03\nstep = 0.2')
+    sampler = make_sampler(fine.sampler, build_space(fine))
+    assert (sampler._c, sampler._a) == (0.03, 0.2)
+    usual = spec('kind = "spsa"')
+    assert make_sampler(usual.sampler, build_space(usual))._c == 0.1  # the published default
+    with pytest.raises(SpecError, match="perturbation is a setting of kind = \"spsa\" only") as info:
+        spec('kind = "tpe"\nperturbation = 0.03')
+    assert "\n" not in str(info.value)
+    with pytest.raises(SpecError, match="perturbation"):
+        spec('kind = "spsa"\nperturbation = 0.9')

@@ -350,6 +350,10 @@ def _check_range(name: str, entry: SearchRange, policy: str) -> None:
         if c.integer and not float(value).is_integer():
             raise ValueError(f"{where}.{label} = {value!r} must be whole: {name} is an integer")
     _check_order(name, low, high, entry.log)
+    # Trial 0 plays the bot's defaults, the reference every trial is compared with.
+    if not low <= c.default <= high:
+        raise ValueError(f"{where}: the range [{_fmt(low)}, {_fmt(high)}] must hold {policy}'s default "
+                         f"{_fmt(c.default)} (trial 0 plays the defaults); widen it")
 
 
 def _check_order(name: str, low: float, high: float, log: bool) -> None:

@@ -451,6 +451,7 @@ def lay_mine(state, board, base, end, values, coefs, rng, out, n):
     best_d = -1
     best_gap = -1
     attack = coefs[K_ATTACK_MINE]
+    attacking = False  # an attack spot found: spacing no longer counts
     for d in range(4):
         spot = board[STEP + end * 4 + d]
         if spot < 0:
@@ -460,8 +461,8 @@ def lay_mine(state, board, base, end, values, coefs, rng, out, n):
         if values[spot] >= attack:
             attack = values[spot]
             best_d = d
-            best_gap = 1 << 40
-        if best_gap == 1 << 40:
+            attacking = True
+        if attacking:
             continue
         gap = 99
         for m in range(CELLS):

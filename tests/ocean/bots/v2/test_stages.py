@@ -92,20 +92,25 @@ def _set_bit(words, offset, c):
     words[offset + (c >> 6)] |= np.int64(1) << np.int64(c & 63)
 
 
-def _choose(board, cell, probs, coefs, charges, self_cells, life=6, opp_life=6, visited_cells=()):
+def _choose_scored(board, cell, probs, coefs, charges, self_cells, danger=None, life=6, opp_life=6, visited_cells=()):
+    """choose_line on a hand-built board: (best score, line); no mine danger unless given."""
     visited = np.zeros(4, dtype=np.int64)
     for c in (cell, *visited_cells):
         _set_bit(visited, 0, c)
     values = np.zeros(CELLS)
     blast_values(board, probs, opp_life, coefs[C.INDEX_V2["kill_bonus"]], values)
-    danger = np.zeros(CELLS)
+    danger = np.zeros(CELLS) if danger is None else danger
     line = np.zeros(8, dtype=np.int64)
     cells = np.array(self_cells + [0] * (CELLS - len(self_cells)), dtype=np.int64)
     rng = np.array([12345], dtype=np.uint64)
     score = choose_line(board, cell, life, opp_life, np.array(charges, dtype=np.int64), visited, probs, values,
                         danger, cells, len(self_cells), True, coefs, rng, line)
     assert score > -1e18
-    return line
+    return score, line
+
+
+def _choose(*args, **kwargs):
+    return _choose_scored(*args, **kwargs)[1]
 
 
 def test_a_torpedo_worth_firing_only_between_the_move_and_a_silence():
@@ -167,18 +172,6 @@ def test_trigger_blows_the_mine_under_the_opponents_likely_cells():
     n = trigger(state, board, base, _cell(10, 9), values, C.vector({**C.defaults(C.V2), "trigger_hit_threshold": 0.6},
                                                                     C.V2), out, 0)
     assert n == 0
-
-
-def _choose_scored(board, cell, probs, coefs, charges, self_cells, danger):
-    visited = np.zeros(4, dtype=np.int64)
-    _set_bit(visited, 0, cell)
-    values = np.zeros(CELLS)
-    blast_values(board, probs, 6, coefs[C.INDEX_V2["kill_bonus"]], values)
-    line = np.zeros(8, dtype=np.int64)
-    cells = np.array(self_cells + [0] * (CELLS - len(self_cells)), dtype=np.int64)
-    score = choose_line(board, cell, 6, 6, np.array(charges, dtype=np.int64), visited, probs, values, danger, cells,
-                        len(self_cells), True, coefs, np.array([12345], dtype=np.uint64), line)
-    return score, line
 
 
 def test_mines_are_feared_less_where_the_opponent_cannot_place_us():

@@ -91,9 +91,9 @@ _BY_NAME = {c.name: c for c in COEFFICIENTS}
 INDEX = {name: i for i, name in enumerate(NAMES)}  # the frozen v1 bot's slots
 
 # v2's own defaults for the numbers it shares with v1, chosen with those of the new coefficients
-# (torpedo_ready_value, plausible_wall_weight) by measurement: each moved alone from the old
-# defaults, 2,000 games against a tuned v1 (maps 6000..6999), kept when it gained; together
-# 0.475 -> 0.624 there (docs/bots.md, "v2's defaults").
+# (torpedo_ready_value, plausible_wall_weight) by measurement: each moved alone, 2,000 games
+# against a tuned v1, kept when it gained; 0.475 before (maps 5000..5499), 0.624 after (maps
+# 6000..6999) (docs/benchmarks.md, "v2 with weighted opponent states and measured defaults").
 _V2_DEFAULTS = {"trigger_hit_threshold": 0.68, "engage_distance": 9, "approach_weight": 0.0}
 _SHARED_V2 = {c.name: replace(c, default=_V2_DEFAULTS.get(c.name, c.default))
               for c in COEFFICIENTS if c.name not in ("torpedo_hit_threshold_before",)}

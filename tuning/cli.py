@@ -9,6 +9,7 @@ import functools
 import json
 import logging
 import math
+import os
 import sys
 from pathlib import Path
 from typing import Callable, Optional
@@ -455,6 +456,13 @@ def bench(
     sampler: str = typer.Option("tpe", "--sampler", help="With --scale: tpe, random, cmaes or gp."),
     drivers: int = typer.Option(1, "--drivers", help="With --scale: drivers on the one study (the first is "
                                                      "profiled; all wait for the ask lock)."),
+    pin_driver: bool = typer.Option(False, "--pin-driver", help="With --scale: the driver on the first core, the "
+                                                                "Ray nodes on the others (a driver machine of its "
+                                                                "own)."),
+    db_writers: Optional[int] = typer.Option(None, "--db-writers", help="With --scale: processes storing batches "
+                                                                        "at once for the database's ceiling "
+                                                                        "(default: the cores; 0 skips it)."),
+    db_seconds: float = typer.Option(15.0, "--db-seconds", help="With --scale: seconds of the database's ceiling."),
     big_db: bool = typer.Option(False, "--big-db", help="Instead: build a big study (the real driver, synthetic "
                                                         "games) on PostgreSQL and SQLite, or at --storage, and time "
                                                         "status, report and resume start-up on it."),
@@ -481,6 +489,12 @@ def bench(
     if scale:
         if min(nodes, node_cpus, scale_trials, seeds, in_flight, drivers) < 1:
             _fail("--nodes, --node-cpus, --scale-trials, --seeds, --in-flight and --drivers must be at least 1")
+        if db_seconds <= 0:
+            _fail(f"--db-seconds must be above 0, got {db_seconds}")
+        if db_writers is not None and db_writers < 0:
+            _fail(f"--db-writers must be 0 (skip the database's ceiling) or more, got {db_writers}")
+        if pin_driver and len(os.sched_getaffinity(0)) < 2:
+            _fail("--pin-driver needs at least two cores (one for the driver, the others for Ray)")
         if sampler not in ("tpe", "random", "cmaes", "gp"):
             _fail(f"--sampler: unknown sampler {sampler!r}; use tpe, random, cmaes or gp")
         from tuning.scalebench import ensure_auth_env, run_scale_bench
@@ -488,7 +502,9 @@ def bench(
         ensure_auth_env(sys.argv[1:])
         figures = run_scale_bench(nodes=nodes, cpus_per_node=node_cpus, trials=scale_trials, seeds=seeds,
                                   batch_pairs=batch_pairs, in_flight=in_flight, sampler=sampler, storage=storage,
-                                  log=lambda line: typer.echo(line, err=True), drivers=drivers)
+                                  log=lambda line: typer.echo(line, err=True), drivers=drivers,
+                                  pin_driver=pin_driver, db_seconds=db_seconds,
+                                  db_writers=len(os.sched_getaffinity(0)) if db_writers is None else db_writers)
         _print_figures(figures, as_json)
         return
     try:

@@ -44,6 +44,7 @@ from tuning.cluster import cluster_cpus
 from tuning.errors import StorageError, TuningError
 from tuning.evaluation import BatchSizer, plan_batches, summarize
 from tuning.locks import ASK_LOCK, driver_id, hold, owner_dead
+from tuning.optuna_writes import draw_params, store_params, store_user_attrs
 from tuning.pool import Batch, BatchPool
 from tuning.pruning import incumbent_bias, interval_variance, should_prune
 from tuning.retry import Retry
@@ -303,10 +304,15 @@ class StudyRunner:
         if claimed:  # else our lock expired mid-way and another driver adopted it: theirs now
             # The sampler's work (TPE reads every finished trial) is done holding only the trial's
             # lease, so other drivers never wait for it; a driver that dies here leaves a trial
-            # with some parameters missing, which adoption completes (``_adopt``). Same draws as
-            # ``study.ask(distributions)``: trial N's own sampler, the parameters in the same order.
-            for name, dist in self.h.space.distributions.items():
-                self._db(lambda name=name, dist=dist: _suggest(trial, name, dist))
+            # without parameters, which adoption completes (``_adopt``). Same draws as
+            # ``study.ask(distributions)``: trial N's own sampler, the parameters in the same order,
+            # stored together in one transaction.
+            def suggest_all(t: optuna.Trial) -> None:
+                for name, dist in self.h.space.distributions.items():
+                    _suggest(t, name, dist)
+
+            self._db(lambda: draw_params(trial, suggest_all))
+            self._db(lambda: store_params(trial))
             self._open(trial, scores={})
         return True
 
@@ -491,10 +497,10 @@ class StudyRunner:
         attrs = {**op.attrs, **attrs, "game_seconds": round(op.game_seconds, 3),
                  "wall_seconds": round(time.time() - op.started, 3)}
         try:
-            for key, value in attrs.items():
-                self._db(lambda key=key, value=value: op.trial.set_user_attr(key, value))
-            op.storage_seconds += time.perf_counter() - t0
-            self._db(lambda: op.trial.set_user_attr("storage_seconds", round(op.storage_seconds, 4)))
+            # one transaction (Optuna's set_user_attr commits each on its own); storage_seconds:
+            # the trial's database time until now
+            attrs["storage_seconds"] = round(op.storage_seconds + time.perf_counter() - t0, 4)
+            self._db(lambda: store_user_attrs(self.h.study._storage, op.trial._trial_id, attrs))
             # skip_if_finished: a repeated tell (its first commit lost with the connection) is a no-op
             self._db(lambda: self.h.study.tell(op.trial, skip_if_finished=True, **tell))
         except UpdateFinishedTrialError:

@@ -54,6 +54,7 @@ _SEARCH = ("silence_cost", "surface_cost", "torpedo_hit_threshold", "torpedo_hit
 # "auto") and with automatic ones.
 CLUSTER_SHAPE = (500, 6)
 CLUSTER_BOT = ("tunable-v2", "default-v2")  # the cluster study's policy and panel (a test checks both)
+_V1_BOT = ("tunable-v1", "default")  # the same study on the v1 bot: its games are about 3.4 times cheaper
 _CLUSTER_MAPS, _CLUSTER_OPPONENTS = CLUSTER_SHAPE
 _CLUSTER_PAIRS = 50
 _CLUSTER_BATCHES = math.ceil(_CLUSTER_MAPS / _CLUSTER_PAIRS) * _CLUSTER_OPPONENTS  # batches per trial
@@ -97,9 +98,11 @@ def ensure_auth_env(argv: list[str]) -> None:
 
 
 @contextlib.contextmanager
-def local_cluster(nodes: int, cpus_per_node: int, *, timeout: float = 180.0) -> Iterator[str]:
+def local_cluster(nodes: int, cpus_per_node: int, *, timeout: float = 180.0,
+                  cores: set[int] | None = None) -> Iterator[str]:
     """A head node (no CPUs: it plays nothing) and ``nodes`` worker nodes of ``cpus_per_node``
     logical CPUs, each a ``ray start --block`` process group on loopback; yields the address.
+    ``cores``: the machine's cores the nodes (and every worker they start) may run on.
     Every process it started is stopped on exit (by process group, nothing else)."""
     port = _free_port()
     env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", **_auth_env()}
@@ -111,7 +114,9 @@ def local_cluster(nodes: int, cpus_per_node: int, *, timeout: float = 180.0) -> 
 
     def start(args):
         return subprocess.Popen([_RAY, "start", *args, *common], env=env, start_new_session=True,
-                                stdout=logs, stderr=subprocess.STDOUT)
+                                stdout=logs, stderr=subprocess.STDOUT,
+                                preexec_fn=None if cores is None else functools.partial(os.sched_setaffinity, 0,
+                                                                                        cores))
 
     procs = [start(["--head", f"--port={port}", "--num-cpus=0", "--include-dashboard=false", f"--temp-dir={temp}"])]
     address = f"127.0.0.1:{port}"
@@ -262,13 +267,11 @@ def _warm(pool, params, opponent, workers: int, log, limit: float = 300.0) -> No
     log(f"warm-up: {len(seen)} worker processes ready in {time.monotonic() - start:.1f} s")
 
 
-def _real_bot_rate(seeds: int = 30) -> float:
-    """Games per second one core plays with the cluster study's bot (its defaults) against the
-    cluster study's panel."""
+def _real_bot_rate(policy: str, panel_name: str, seeds: int = 30) -> float:
+    """Games per second one core plays with ``policy`` (its defaults) against ``panel_name``."""
     from ocean.bots import BotSpec, coefficients, panel
     from tuning.worker import play_batch
 
-    policy, panel_name = CLUSTER_BOT
     params = coefficients.defaults(policy)
     bots = list(panel(panel_name))
     bot = BotSpec("cluster-bot", policy, params)
@@ -287,6 +290,100 @@ def _sustained(stamps: list[tuple[float, int]], lo: float = 0.1, hi: float = 0.9
     span = stamps[j][0] - stamps[i][0]
     rows = sum(n for _, n in stamps[i + 1:j + 1])
     return (j - i) / span, rows / span, span
+
+
+def _writer(url: str, study: str, writer: int, rows: list, start: float, seconds: float) -> tuple[int, float]:
+    """One writer process of the database ceiling: from Unix time ``start`` for ``seconds``,
+    stores copies of ``rows`` as new batches of ``study`` through the workers' own path
+    (``store_batch``); returns (rows stored, seconds spent storing)."""
+    from tuning.batchstore import store_batch
+
+    def store(trial: int) -> None:
+        if not store_batch(url, study, trial=trial, phase="train", opponent="random", rows=rows, seconds=1.0):
+            raise RuntimeError(f"the database at the scale bench's URL refused a batch of study {study}")
+
+    base = (writer + 1) * 1_000_000
+    store(base)  # the connection is made before the clock starts
+    time.sleep(max(0.0, start - time.time()))
+    stored, spent, trial = 0, 0.0, base + 1
+    end = start + seconds
+    while time.time() < end:
+        t0 = time.perf_counter()
+        store(trial)
+        spent += time.perf_counter() - t0
+        stored += len(rows)
+        trial += 1
+    return stored, spent
+
+
+def _postgres_cpu_seconds() -> float | None:
+    """CPU seconds used so far by this machine's PostgreSQL server processes (None if it shows
+    none: a server elsewhere, or no /proc)."""
+    total, seen = 0.0, False
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in os.listdir("/proc") if os.path.isdir("/proc") else ():
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                stat = f.read()
+        except OSError:  # gone meanwhile
+            continue
+        name, fields = stat[stat.index("(") + 1:stat.rindex(")")], stat[stat.rindex(")") + 2:].split()
+        if name.startswith("postgres"):
+            total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+            seen = True
+    return total if seen else None
+
+
+def _db_ceiling(url: str, *, writers: int, batch_games: int, seconds: float, log) -> dict:
+    """Game rows per second PostgreSQL stores when ``writers`` processes store batches of
+    ``batch_games`` games at once, each as a Ray worker does (one bulk insert and the summary
+    upsert per batch, its own connection): the database's side of the cluster's rate."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from ocean.bots import BotSpec, coefficients, resolve_bot
+    from tuning.gamestore import GameStore
+    from tuning.worker import play_batch
+
+    bot = BotSpec("random", "random", {})
+    pairs = max(1, batch_games // 2)
+    # the random bot stands in for the study's bot, which is handed the study's coefficients
+    rows = play_batch(coefficients.defaults(_V1_BOT[0]), resolve_bot("random"), list(range(_START_SEED, _START_SEED + pairs)), bot=bot).rows
+    study = f"scale-db-{uuid.uuid4().hex[:8]}"
+    start = time.time() + 5.0 + writers  # time for the processes to start and connect
+    log(f"database: {writers} writers storing batches of {len(rows)} games for {seconds:.0f} s")
+    with ProcessPoolExecutor(writers, mp_context=multiprocessing.get_context("spawn")) as ex:
+        runs = ex.map(_writer, [url] * writers, [study] * writers, range(writers), [rows] * writers,
+                      [start] * writers, [seconds] * writers)
+        time.sleep(max(0.0, start - time.time()))
+        pg0 = _postgres_cpu_seconds()
+        done = list(runs)
+        pg1 = _postgres_cpu_seconds()
+    stored = sum(n for n, _ in done)
+    spent = sum(t for _, t in done)
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(url)
+    try:
+        games = GameStore(engine, study)
+        in_table = games.count_games(phase="train")
+        games.delete_study_rows()
+    finally:
+        engine.dispose()
+    if in_table != stored + writers * len(rows):
+        raise RuntimeError(f"the database ceiling stored {stored + writers * len(rows)} rows but the table holds "
+                           f"{in_table}")
+    batches = stored // max(1, len(rows))
+    return {"db_writers": writers, "db_batch_games": len(rows), "db_rows_per_s": round(stored / seconds, 1),
+            "db_batches_per_s": round(batches / seconds, 1),
+            "db_ms_per_batch": round(1000 * spent / max(1, batches), 2),
+            # the server's own work, whatever the writers' share of the cores: rows per second
+            # one server core stores (the writers' connections' backends included)
+            "db_server_cpu_seconds": None if pg0 is None or pg1 is None else round(pg1 - pg0, 2),
+            "db_rows_per_server_core_s": None if pg0 is None or pg1 is None or pg1 <= pg0
+            else round(stored / (pg1 - pg0), 1)}
 
 
 _LOCK_FIELDS = ("ask_lock_waits", "ask_lock_wait_seconds", "ask_lock_wait_max")
@@ -450,29 +547,58 @@ def _measure(url: str, *, address: str, trials: int, seeds: int, batch_pairs: in
 
 def run_scale_bench(*, nodes: int, cpus_per_node: int, trials: int, seeds: int, batch_pairs: int,
                     in_flight: int, sampler: str, storage: str | None, log: Callable[[str], None],
-                    drivers: int = 1) -> dict:
+                    drivers: int = 1, pin_driver: bool = False, db_writers: int = 0,
+                    db_seconds: float = 15.0) -> dict:
     """Start the local cluster, run the driver on a throwaway PostgreSQL database (or
-    ``storage``), and return the figures; everything started is stopped and dropped."""
+    ``storage``), and return the figures; everything started is stopped and dropped.
+
+    ``pin_driver``: the driver runs on the machine's first core and the Ray nodes on the
+    others, as a driver on a machine of its own would (PostgreSQL is not pinned).
+    ``db_writers``: then that many processes store batches of the cluster study's automatic
+    size for ``db_seconds`` through the workers' own path (the database's ceiling; 0: skip)."""
+    from tuning.batchstore import worker_stores
+    from tuning.evaluation import BatchSizer
+
     admin = os.environ.get(PG_ADMIN_ENV, DEFAULT_PG_ADMIN)
     logging.getLogger("ray").setLevel(logging.WARNING)
-    with local_cluster(nodes, cpus_per_node) as address:
-        log(f"Ray: {nodes} nodes x {cpus_per_node} CPUs at {address}")
+    real = _real_bot_rate(*CLUSTER_BOT)  # first, on the idle machine
+    real_v1 = _real_bot_rate(*_V1_BOT)
+    auto_pairs = BatchSizer("auto", seconds_per_pair=2 / real).pairs(_CLUSTER_MAPS)
+    cores = sorted(os.sched_getaffinity(0))
+    if pin_driver and len(cores) < 2:
+        raise ValueError("--pin-driver needs at least two cores (one for the driver, the rest for Ray)")
+    with local_cluster(nodes, cpus_per_node, cores=set(cores[1:]) if pin_driver else None) as address:
+        log(f"Ray: {nodes} nodes x {cpus_per_node} CPUs at {address}"
+            + (f", on cores {cores[1:]}; the driver on core {cores[0]}" if pin_driver else ""))
         with (contextlib.nullcontext(storage) if storage else throwaway_postgres(admin)) as url:
-            figures = _measure(url, address=address, trials=trials, seeds=seeds, batch_pairs=batch_pairs,
-                               in_flight=in_flight, sampler=sampler, log=log, drivers=drivers)
-    real = _real_bot_rate()
+            if pin_driver:
+                os.sched_setaffinity(0, {cores[0]})
+            try:
+                figures = _measure(url, address=address, trials=trials, seeds=seeds, batch_pairs=batch_pairs,
+                                   in_flight=in_flight, sampler=sampler, log=log, drivers=drivers)
+            finally:
+                os.sched_setaffinity(0, cores)
+            if db_writers and worker_stores(url):
+                figures.update(_db_ceiling(url, writers=db_writers, batch_games=2 * auto_pairs,
+                                           seconds=db_seconds, log=log))
     # The cluster study (studies/cluster.toml): 500 maps x 6 opponents; in batches of 50 maps,
     # 60 batches of 100 games per trial; one driver's rate on that shape, from the costs
     # measured here per batch and per trial (busy time, so slowed by whatever shares the cores).
     batch_s = figures["driver_ms_per_batch"] / 1000 + figures["driver_ms_per_trial"] / 1000 / _CLUSTER_BATCHES
     # The same study with batch_pairs = "auto": batches of about a second of the real bot, so far
     # fewer of them per trial; a trial costs the driver its per-trial work plus its batches'.
-    from tuning.evaluation import BatchSizer
-
-    auto_pairs = BatchSizer("auto", seconds_per_pair=2 / real).pairs(_CLUSTER_MAPS)
-    auto_batches = math.ceil(_CLUSTER_MAPS / auto_pairs) * _CLUSTER_OPPONENTS
-    trial_s = figures["driver_ms_per_trial"] / 1000 + auto_batches * figures["driver_ms_per_batch"] / 1000
     trial_games = _CLUSTER_BATCHES * _CLUSTER_ROWS
+
+    def auto_trial_seconds(pairs: int) -> float:
+        batches = math.ceil(_CLUSTER_MAPS / pairs) * _CLUSTER_OPPONENTS
+        return figures["driver_ms_per_trial"] / 1000 + batches * figures["driver_ms_per_batch"] / 1000
+
+    auto_batches = math.ceil(_CLUSTER_MAPS / auto_pairs) * _CLUSTER_OPPONENTS
+    trial_s = auto_trial_seconds(auto_pairs)
+    # the same study shape on the v1 bot (about 3.4 times faster per game: larger automatic
+    # batches, and far more rows per worker core)
+    v1_pairs = BatchSizer("auto", seconds_per_pair=2 / real_v1).pairs(_CLUSTER_MAPS)
+    v1_rows = trial_games / auto_trial_seconds(v1_pairs)
     figures.update({
         "cluster_study_batches_per_s": round(1 / batch_s, 1),
         "cluster_study_rows_per_s": round(_CLUSTER_ROWS / batch_s, 1),
@@ -481,9 +607,14 @@ def run_scale_bench(*, nodes: int, cpus_per_node: int, trials: int, seeds: int, 
         "auto_batches_per_trial": auto_batches,
         "cluster_study_auto_rows_per_s": round(trial_games / trial_s, 1),
         "projected_worker_cores_cluster_study_auto": int(trial_games / trial_s / real),
+        "v1_games_per_core_s": round(real_v1, 1),
+        "v1_auto_batch_games": 2 * v1_pairs,
+        "cluster_study_v1_auto_rows_per_s": round(v1_rows, 1),
+        "projected_worker_cores_cluster_study_v1_auto": int(v1_rows / real_v1),
     })
     figures.update({
         "nodes": nodes, "cpus_per_node": cpus_per_node, "cores": os.cpu_count(), "seeds": seeds,
+        "driver_pinned": pin_driver,
         "batch_pairs": batch_pairs, "trials_in_flight": in_flight, "sampler": sampler,
         "real_bot_games_per_core_s": round(real, 1),
         "projected_worker_cores": int(figures["ceiling_rows_per_s"] / real),

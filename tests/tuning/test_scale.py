@@ -21,7 +21,8 @@ def test_a_loaded_driver_on_a_multi_node_cluster_loses_and_duplicates_nothing(pg
     trials, seeds, batch_pairs = 24, 30, 10
     done = subprocess.run([sys.executable, "-m", "tuning", "bench", "--scale", "--nodes", "2", "--node-cpus", "3",
                            "--scale-trials", str(trials), "--seeds", str(seeds), "--batch-pairs", str(batch_pairs),
-                           "--in-flight", "6", "--sampler", "random", "--json"],
+                           "--in-flight", "6", "--sampler", "random", "--pin-driver", "--db-writers", "2",
+                           "--db-seconds", "3", "--json"],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stderr[-3000:]
     figures = json.loads(done.stdout.strip().splitlines()[-1])
@@ -36,3 +37,8 @@ def test_a_loaded_driver_on_a_multi_node_cluster_loses_and_duplicates_nothing(pg
     assert figures["batches"] == trials * 2 * (seeds // batch_pairs)
     assert figures["complete_trials_with_wrong_game_count"] == 0
     assert figures["rows_per_s"] > 0 and figures["batches_per_s"] > 0
+    assert figures["driver_pinned"] is True
+    # the database's ceiling: two writers storing batches the workers' way (the bench itself
+    # checks the table holds exactly what they stored, and removes it)
+    assert figures["db_writers"] == 2 and figures["db_batch_games"] == figures["auto_batch_games"]
+    assert figures["db_rows_per_s"] > 0 and figures["db_ms_per_batch"] > 0

@@ -184,6 +184,25 @@ def test_a_trial_of_a_dead_driver_is_adopted_and_completed_from_its_stored_games
         handle.close()
 
 
+def test_a_trial_whose_driver_died_before_storing_its_parameters_gets_them_on_adoption(any_url):
+    # the driver stores a trial's parameters in one transaction after the sampler drew them all:
+    # killed in between, it leaves a running trial with none
+    handle = _study(any_url, n_trials=1)
+    try:
+        trial = handle.study.ask()
+        assert trial.params == {}
+        assert handle.games.claim(trial.number, f"{socket.gethostname()}:{_dead_pid()}:gone", ttl=600)
+        report = StudyRunner(handle, pool=FakePool()).run()
+        assert report.adopted == 1 and report.complete == 1
+        done = handle.trials()[0]
+        assert done.state == TrialState.COMPLETE
+        # the reference trial: every parameter, at the bot's defaults
+        assert done.params == {"silence_cost": DEFAULT_SILENCE,
+                               "stealth_weight": coefficients.defaults()["stealth_weight"]}
+    finally:
+        handle.close()
+
+
 def test_a_trial_held_by_a_live_driver_is_waited_for_then_adopted_when_its_lease_expires(sqlite_url):
     handle = _study(sqlite_url, n_trials=1)
     try:

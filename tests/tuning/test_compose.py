@@ -55,6 +55,8 @@ def test_the_driver_runs_the_cluster_study_and_resumes_it_after_a_restart(compos
     assert env["OCEAN_STORAGE"].startswith("postgresql+psycopg://") and "@postgres:5432/" in env["OCEAN_STORAGE"]
     assert "${POSTGRES_PASSWORD" in env["OCEAN_STORAGE"] and env["OCEAN_RAY_ADDRESS"] == "auto"
     assert driver["depends_on"]["postgres"]["condition"] == "service_healthy"
+    # more drivers on the study (docs/cluster.md: --scale driver=2 for 64 cores of the v1 bot)
+    assert "container_name" not in driver and "ports" not in driver
     # the variables cluster.toml reads are the ones the driver sets
     cluster = (ROOT / "studies" / "cluster.toml").read_text()
     assert '"${OCEAN_STORAGE}"' in cluster and '"${OCEAN_RAY_ADDRESS}"' in cluster

@@ -343,14 +343,16 @@ def _db_ceiling(url: str, *, writers: int, batch_games: int, seconds: float, log
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
+    import sqlalchemy as sa
+
     from ocean.bots import BotSpec, coefficients, resolve_bot
     from tuning.gamestore import GameStore
     from tuning.worker import play_batch
 
-    bot = BotSpec("random", "random", {})
-    pairs = max(1, batch_games // 2)
-    # the random bot stands in for the study's bot, which is handed the study's coefficients
-    rows = play_batch(coefficients.defaults(_V1_BOT[0]), resolve_bot("random"), list(range(_START_SEED, _START_SEED + pairs)), bot=bot).rows
+    # real game rows: the random bot stands in for the study's bot (handed v1's coefficients)
+    seeds = list(range(_START_SEED, _START_SEED + max(1, batch_games // 2)))
+    rows = play_batch(coefficients.defaults(_V1_BOT[0]), resolve_bot("random"), seeds,
+                      bot=BotSpec("random", "random", {})).rows
     study = f"scale-db-{uuid.uuid4().hex[:8]}"
     start = time.time() + 5.0 + writers  # time for the processes to start and connect
     log(f"database: {writers} writers storing batches of {len(rows)} games for {seconds:.0f} s")
@@ -363,8 +365,6 @@ def _db_ceiling(url: str, *, writers: int, batch_games: int, seconds: float, log
         pg1 = _postgres_cpu_seconds()
     stored = sum(n for n, _ in done)
     spent = sum(t for _, t in done)
-    import sqlalchemy as sa
-
     engine = sa.create_engine(url)
     try:
         games = GameStore(engine, study)

@@ -386,6 +386,62 @@ def _db_ceiling(url: str, *, writers: int, batch_games: int, seconds: float, log
             else round(stored / (pg1 - pg0), 1)}
 
 
+class _LockWatch:
+    """Samples PostgreSQL's own lock waits in the study database while the drivers and workers
+    run: every ``interval`` seconds, the sessions waiting for a lock (``pg_stat_activity``,
+    ``wait_event_type = 'Lock'``: row locks of the totals, the ask lock's row, Optuna's rows) and
+    how long their statement has run. A wait shorter than the interval may go unseen; a long one
+    cannot."""
+
+    def __init__(self, url: str, interval: float = 0.1) -> None:
+        import threading
+
+        import sqlalchemy as sa
+
+        self._engine = sa.create_engine(url, pool_size=1, max_overflow=0)
+        self._interval = interval
+        self._stop = threading.Event()
+        self._waits: dict[tuple[int, str], float] = {}  # (pid, statement start) -> longest seen
+        self._statements: dict[tuple[int, str], str] = {}  # the waiting statement's start
+        self._thread = threading.Thread(target=self._run, name="pg-lock-watch", daemon=True)
+
+    def _run(self) -> None:
+        import sqlalchemy as sa
+
+        query = sa.text("SELECT pid, CAST(query_start AS text), EXTRACT(EPOCH FROM clock_timestamp() - query_start), "
+                        "left(query, 100) FROM pg_stat_activity "
+                        "WHERE datname = current_database() AND wait_event_type = 'Lock'")
+        with self._engine.connect() as conn:
+            while not self._stop.wait(self._interval):
+                for pid, started, waited, statement in conn.execute(query):
+                    key = (pid, started)
+                    if float(waited or 0.0) >= self._waits.get(key, 0.0):
+                        self._waits[key] = float(waited or 0.0)
+                        self._statements[key] = " ".join(statement.split())
+                conn.rollback()  # each sample sees the present, not a snapshot
+
+    def __enter__(self) -> _LockWatch:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+        self._engine.dispose()
+
+    def figures(self) -> dict:
+        longest = max(self._waits, key=self._waits.get, default=None)
+        # a driver starting waits for the others' table check (the schema guard's advisory lock,
+        # once per process); every other wait is the study running
+        running = [w for k, w in self._waits.items() if "pg_advisory_lock" not in self._statements[k]]
+        return {"pg_lock_waits_seen": len(self._waits),
+                "pg_lock_wait_max_s": 0.0 if longest is None else round(self._waits[longest], 3),
+                "pg_lock_waits_over_1s": sum(1 for w in self._waits.values() if w > 1.0),
+                "pg_lock_wait_longest_statement": None if longest is None else self._statements[longest],
+                "pg_lock_wait_max_s_running": round(max(running, default=0.0), 3),
+                "pg_lock_waits_over_1s_running": sum(1 for w in running if w > 1.0)}
+
+
 _LOCK_FIELDS = ("ask_lock_waits", "ask_lock_wait_seconds", "ask_lock_wait_max")
 
 
@@ -446,6 +502,7 @@ def _measure(url: str, *, address: str, trials: int, seeds: int, batch_pairs: in
 
     import tuning.runner as runner_mod
     from ocean.bots import BotSpec
+    from tuning.batchstore import worker_stores
     from tuning.cluster import cluster_cpus, connect
     from tuning.pool import BatchPool
     from tuning.study import create_study
@@ -476,11 +533,13 @@ def _measure(url: str, *, address: str, trials: int, seeds: int, batch_pairs: in
     profile = _Profile()
     _install_profile(profile)
     runner_mod.StudyRunner._on_results = on_results
+    watch = _LockWatch(url) if worker_stores(url) else None
     cpu0 = time.process_time()
     others = _start_extra_drivers(drivers - 1, url, name, address) if drivers > 1 else []
     try:
-        report = runner_mod.StudyRunner(handle, pool=pool).run()
-        extra = _extra_reports(others)
+        with watch or contextlib.nullcontext():
+            report = runner_mod.StudyRunner(handle, pool=pool).run()
+            extra = _extra_reports(others)
     finally:
         runner_mod.StudyRunner._on_results = original
         profile.restore()
@@ -534,6 +593,8 @@ def _measure(url: str, *, address: str, trials: int, seeds: int, batch_pairs: in
         "ask_lock_wait_mean_ms": round(1000 * (report.ask_lock_wait_seconds + sum(e["ask_lock_wait_seconds"]
                                                                                  for e in extra))
                                        / max(1, report.ask_lock_waits + sum(e["ask_lock_waits"] for e in extra)), 2),
+        # PostgreSQL's own lock waits over the run, every driver and worker (sampled; see _LockWatch)
+        **(watch.figures() if watch is not None else {}),
         "trials_by_driver": [report.complete + report.pruned + report.failed,
                              *(e["complete"] + e["pruned"] + e["failed"] for e in extra)],
         "rows_by_driver": [report.games, *(e["games"] for e in extra)],

@@ -38,6 +38,8 @@ def test_a_loaded_driver_on_a_multi_node_cluster_loses_and_duplicates_nothing(pg
     assert figures["complete_trials_with_wrong_game_count"] == 0
     assert figures["rows_per_s"] > 0 and figures["batches_per_s"] > 0
     assert figures["driver_pinned"] is True
+    # PostgreSQL's own lock waits were sampled over the run (the figure itself is the bench's)
+    assert figures["pg_lock_waits_seen"] >= 0 and figures["pg_lock_wait_max_s"] >= 0.0
     # the database's ceiling: two writers storing batches the workers' way (the bench itself
     # checks the table holds exactly what they stored, and removes it)
     assert figures["db_writers"] == 2 and figures["db_batch_games"] == figures["auto_batch_games"]

@@ -307,14 +307,20 @@ class StudyRunner:
             # without parameters, which adoption completes (``_adopt``). Same draws as
             # ``study.ask(distributions)``: trial N's own sampler, the parameters in the same order,
             # stored together in one transaction.
-            def suggest_all(t: optuna.Trial) -> None:
-                for name, dist in self.h.space.distributions.items():
-                    _suggest(t, name, dist)
-
-            self._db(lambda: draw_params(trial, suggest_all))
-            self._db(lambda: store_params(trial))
+            self._draw_and_store(trial, list(self.h.space.distributions))
             self._open(trial, scores={})
         return True
+
+    def _draw_and_store(self, trial: optuna.Trial, names: list[str]) -> None:
+        """Draw ``names`` (in the space's order) for ``trial`` from the study's sampler, then
+        store them in one transaction."""
+
+        def suggest(t: optuna.Trial) -> None:
+            for name in names:
+                _suggest(t, name, self.h.space.distributions[name])
+
+        self._db(lambda: draw_params(trial, suggest))
+        self._db(lambda: store_params(trial))
 
     def _lock_waited(self, seconds: float) -> None:
         self.report.ask_lock_waits += 1
@@ -382,16 +388,14 @@ class StudyRunner:
         self.h.study.sampler = sampler
         trial = self._db(lambda: optuna.Trial(self.h.study, frozen._trial_id))
         missing = [name for name in self.h.space.distributions if name not in trial.params]
-        if missing:  # its driver died while Optuna stored the parameters
+        if missing:  # its driver died before the parameters were stored
             # Draw every parameter in order from trial N's sampler, as its creator did, and keep
             # the missing ones: the values an undisturbed run stores (a fresh sampler asked for
             # the missing ones only would give the second parameter the first one's draw).
             drawn = {name: sampler.sample_independent(self.h.study, frozen, name, dist)
                      for name, dist in self.h.space.distributions.items()}
             self.h.study.sampler = _Replay(drawn)
-            for name in missing:
-                dist = self.h.space.distributions[name]
-                self._db(lambda name=name, dist=dist: _suggest(trial, name, dist))
+            self._draw_and_store(trial, missing)
             self.h.study.sampler = sampler
         self.report.adopted += 1
         self._open(trial, scores=self._db(lambda: self.h.games.pair_scores(frozen.number, TRAIN)),

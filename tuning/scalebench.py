@@ -622,12 +622,12 @@ def run_scale_bench(*, nodes: int, cpus_per_node: int, trials: int, seeds: int, 
 
     admin = os.environ.get(PG_ADMIN_ENV, DEFAULT_PG_ADMIN)
     logging.getLogger("ray").setLevel(logging.WARNING)
-    real = _real_bot_rate(*CLUSTER_BOT)  # first, on the idle machine
-    real_v1 = _real_bot_rate(*_V1_BOT)
-    auto_pairs = BatchSizer("auto", seconds_per_pair=2 / real).pairs(_CLUSTER_MAPS)
     cores = sorted(os.sched_getaffinity(0))
     if pin_driver and len(cores) < 2:
         raise ValueError("--pin-driver needs at least two cores (one for the driver, the rest for Ray)")
+    real = _real_bot_rate(*CLUSTER_BOT)  # first, on the idle machine
+    real_v1 = _real_bot_rate(*_V1_BOT)
+    auto_pairs = BatchSizer("auto", seconds_per_pair=2 / real).pairs(_CLUSTER_MAPS)
     with local_cluster(nodes, cpus_per_node, cores=set(cores[1:]) if pin_driver else None) as address:
         log(f"Ray: {nodes} nodes x {cpus_per_node} CPUs at {address}"
             + (f", on cores {cores[1:]}; the driver on core {cores[0]}" if pin_driver else ""))

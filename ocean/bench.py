@@ -107,11 +107,13 @@ def _decision_times(spec, opponent, seeds: np.ndarray, cpu: list | None = None) 
     from ocean import _rules
     from ocean import _state as S
     from ocean.bots._baselines import seed_rng
-    from ocean.bots._dispatch import MEM_SIZE, bot_reset, bot_start, bot_turn
+    from ocean.bots._dispatch import MEM_SIZE, bot_start, policy_reset, policy_turn
     from ocean.constants import ACTION_FIELDS, MAX_LINE_ACTIONS
     from ocean.match import boards_for_seeds
 
     bots = (spec, opponent)
+    turns = [policy_turn(b.kind) for b in bots]
+    resets = [policy_reset(b.kind) for b in bots]
     coefs = [b.vector() for b in bots]
     mems = [np.empty(MEM_SIZE, dtype=np.int64) for _ in bots]
     rngs = [np.empty(1, dtype=np.uint64) for _ in bots]
@@ -123,14 +125,14 @@ def _decision_times(spec, opponent, seeds: np.ndarray, cpu: list | None = None) 
         cells = []
         for p in range(2):
             seed_rng(rngs[p], np.int64(seed * 2 + p))
-            bot_reset(bots[p].kind, board, mems[p])
+            resets[p](board, mems[p])
             cells.append(bot_start(bots[p].kind, board, rngs[p]))
         _rules.start_game(state, board, cells[0], 0, cells[1], 0)
         while _rules.begin_turn(state):
             p = int(state[S.ACTIVE])
             start = time.perf_counter_ns()
             start_cpu = time.process_time_ns()
-            n = bot_turn(bots[p].kind, state, board, p, mems[p], rngs[p], out, coefs[p])
+            n = turns[p](state, board, p, mems[p], rngs[p], out, coefs[p])
             if p == 0:
                 times.append((time.perf_counter_ns() - start) / 1000.0)
                 if cpu is not None:
@@ -160,8 +162,8 @@ def _program_startup() -> float:
 
 def run_bots_bench(*, games: int = 200, progress: bool = True) -> dict:
     """Bot figures on one core: decision time per bot (mean, p99, max, in µs, over whole games
-    against the balanced panel bot; by the wall clock and by CPU time) for both tunable bots (``tunable``: the frozen v1 bot;
-    ``tunable-v2``) and the panel; games per second of each tunable bot (defaults) against
+    against the balanced panel bot; by the wall clock and by CPU time) for the tunable bots (``tunable``: the frozen v1 bot;
+    ``tunable-v2``, ``tunable-v3``) and the panel; games per second of each tunable bot (defaults) against
     each panel bot, by the wall clock and by the process's CPU time (the CPU figure is the
     one to read on a shared machine); and the start-up time of ``ocean bot``."""
     from rich.progress import Progress
@@ -169,7 +171,7 @@ def run_bots_bench(*, games: int = 200, progress: bool = True) -> dict:
     from ocean.bots import panel, resolve_bot
     from ocean.match import boards_for_seeds, play_pairs
 
-    tunables = [resolve_bot("tunable"), resolve_bot("tunable-v2")]
+    tunables = [resolve_bot("tunable"), resolve_bot("tunable-v2"), resolve_bot("tunable-v3")]
     members = panel("default")
     figures: dict = {"games_per_bot": games}
     for tunable in tunables:  # compile or load first

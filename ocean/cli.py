@@ -99,11 +99,12 @@ def referee(
         if _runs_ocean_bot(command) and first_timeout < 10000:  # longer: the user allows a compile
             from ocean.warmup import program_is_compiled
 
-            if not program_is_compiled():
+            kind = _ocean_bot_kind(command)
+            if not program_is_compiled(kind):
                 # It would compile inside its first answer's time and lose on a timeout the
                 # user did not cause: refuse the game instead of scoring it.
                 _fail(f"{name} runs `ocean bot`, which is not compiled for this version yet and would time out "
-                      "on its first answer: run `ocean warmup` once (about a minute), then play")
+                      f"on its first answer: run `{_warmup_command(kind)}` once (about a minute), then play")
     try:
         verdict, data = referee_game(seed, (p0, p1), first_timeout_ms=first_timeout, timeout_ms=timeout)
     except (FileNotFoundError, PermissionError, ValueError) as exc:
@@ -148,6 +149,35 @@ def _runs_ocean_bot(command: str) -> bool:
     return False
 
 
+def _ocean_bot_kind(command: str) -> int | None:
+    """The compiled policy an ``ocean bot`` command plays (from its --name or --params), or
+    None if that cannot be told (the command's own error will say why)."""
+    words = shlex.split(command)
+    chosen = {}
+    for i, word in enumerate(words[:-1]):
+        if word in ("--name", "--params"):
+            chosen[word] = words[i + 1]
+    for word in words:
+        for option in ("--name", "--params"):
+            if word.startswith(option + "="):
+                chosen[option] = word[len(option) + 1:]
+    try:
+        from ocean.bots import resolve_bot
+
+        name = f"params:{chosen['--params']}" if "--params" in chosen else chosen.get("--name", "tunable")
+        spec = resolve_bot(name)
+        return None if spec.is_program else spec.kind
+    except ValueError:
+        return None
+
+
+def _warmup_command(kind: int | None) -> str:
+    """The warmup that compiles bot ``kind``: plug-in bots need ``--all``."""
+    from ocean.bots._dispatch import FIRST_PLUGIN
+
+    return "ocean warmup --all" if kind is not None and kind >= FIRST_PLUGIN else "ocean warmup"
+
+
 def _bot_spec(params: Optional[Path], name: Optional[str]):
     from ocean.bots import resolve_bot
 
@@ -162,7 +192,7 @@ def _bot_spec(params: Optional[Path], name: Optional[str]):
 @app.command()
 def bot(
     params: Optional[Path] = typer.Option(None, "--params", help="Coefficient file (TOML with a [coefficients] table, e.g. from `tune export`)."),
-    name: Optional[str] = typer.Option(None, "--name", help="A panel bot (hunter-v1, ...) or policy (random, chaser, tunable)."),
+    name: Optional[str] = typer.Option(None, "--name", help="A panel bot (hunter-v1, ...) or policy (random, chaser, tunable, tunable-v2, tunable-v3)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the bot's randomness (start cell, ties)."),
 ) -> None:
     """Run a bot as a CodinGame program: map and turns on stdin, answers on stdout (for
@@ -178,9 +208,10 @@ def bot(
     spec = _bot_spec(params, name)
     if spec.is_program:
         _fail(f"{spec.name} is an external program ({spec.program.command}); run it directly")
-    if not program_is_compiled():
+    if not program_is_compiled(spec.kind):
         typer.echo("ocean bot: compiling the bot first (about a minute, once per installed version); "
-                   "run `ocean warmup` after installing so the first answer is inside 1000 ms", err=True)
+                   f"run `{_warmup_command(spec.kind)}` after installing so the first answer is inside 1000 ms",
+                   err=True)
     try:
         run_program(spec, seed)
     except (ValueError, IndexError) as exc:
@@ -385,13 +416,16 @@ def replay_command(
 
 
 @app.command()
-def warmup() -> None:
+def warmup(
+    all_bots: bool = typer.Option(False, "--all", help="Also the bots compiled on first use (tunable-v3)."),
+) -> None:
     """Compile every kernel once (or load it from the cache): run it after installing, so the
-    first `ocean bot` answers inside CodinGame's 1000 ms first-turn limit."""
+    first `ocean bot` answers inside CodinGame's 1000 ms first-turn limit. The v3 bot
+    compiles when a game first names it, or here with --all."""
     from ocean.warmup import warm_up
 
     start = time.perf_counter()
-    warm_up(log=lambda line: typer.echo(line, err=True))
+    warm_up(log=lambda line: typer.echo(line, err=True), plugins=all_bots)
     typer.echo(f"compiled kernels ready in {time.perf_counter() - start:.1f} s")
 
 

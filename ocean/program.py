@@ -17,7 +17,7 @@ from ocean import _state as S
 from ocean.board import build_board
 from ocean.bots import BotSpec
 from ocean.bots._baselines import seed_rng
-from ocean.bots._dispatch import MEM_SIZE, bot_reset, bot_start, policy_turn
+from ocean.bots._dispatch import MEM_SIZE, bot_start, policy_reset, policy_turn
 from ocean.constants import ACTION_FIELDS, ERR_NONE, MAX_LINE_ACTIONS, POWER_COST, SONAR_NA, SONAR_NO, SONAR_YES, WIDTH
 from ocean.maps import parse_rows
 from ocean.protocol import format_line, parse_summary
@@ -37,7 +37,7 @@ def _begin(board, kind, seed, me, rng, mem, state) -> int:
     kernels, in the same order, as a compiled game's start)."""
     seed_rng(rng, _wrap_int64(int(seed) * 2 + me))
     start = int(bot_start(kind, board, rng))
-    bot_reset(kind, board, mem)
+    policy_reset(kind)(board, mem)
     _rules.start_game(state, board, start, ERR_NONE, start, ERR_NONE)
     opp = _player_base(1 - me)
     state[opp + S.CELL] = _FAR

@@ -27,16 +27,21 @@ from typing import Callable
 __all__ = ["warm_up", "program_is_compiled"]
 
 
-def program_is_compiled() -> bool:
+def program_is_compiled(kind: int | None = None) -> bool:
     """True if ``ocean bot``'s kernels are in the cache of this version of the package (the
-    program calls the tunable bot's and the rules' kernels directly)."""
-    return _cached(_PROGRAM_KERNELS)
+    program calls the tunable bot's and the rules' kernels directly); with ``kind``, those of
+    that bot too (a plug-in bot, such as ``tunable-v3``, is compiled by ``ocean warmup --all``
+    or on first use, not by ``ocean warmup``)."""
+    return _cached(_PROGRAM_KERNELS + _PLUGIN_KERNELS.get(kind, ()))
 
 
 # Index files of the kernels ``ocean bot`` calls; warm_up's first family writes them all.
 _PROGRAM_KERNELS = ("_tunable_v1.tunable_turn-*.nbi", "_turn.v2_turn-*.nbi", "_rules.play_line-*.nbi",
                     "_dispatch.bot_reset-*.nbi")
 _EVERY_FAMILY = _PROGRAM_KERNELS + ("_match.play_games-*.nbi", "_driver.observe_from_state-*.nbi")
+# Index files of each plug-in bot's kernels (bots/_dispatch.py), by kind.
+_PLUGIN_KERNELS = {5: ("_turn.v3_turn-*.nbi", "_observe.v3_reset-*.nbi")}
+PLUGIN_BOTS = ("tunable-v3",)  # what ``warm_up(plugins=True)`` compiles
 
 
 def _cached(patterns) -> bool:
@@ -162,14 +167,32 @@ def _replay_and_tracking() -> None:
     track_replay(data)
 
 
+def _plugins() -> None:
+    import io as _io
+
+    from ocean.bots import resolve_bot
+    from ocean.maps import generate_map, map_rows
+    from ocean.match import play_pairs
+    from ocean.program import run_program
+
+    rows = map_rows(generate_map(1))
+    for name in PLUGIN_BOTS:
+        play_pairs(resolve_bot(name), resolve_bot("chaser"), [1])
+        run_program(resolve_bot(name), 0, stdin=_io.StringIO("15 15 0\n" + "".join(r + "\n" for r in rows)),
+                    stdout=_io.StringIO())
+
+
 STEPS = (("bot program (ocean bot)", _bot_program), ("in-process games (arena, studies)", _games),
          ("replays and tracking", _replay_and_tracking))
+PLUGIN_STEP = (f"bots compiled on first use ({', '.join(PLUGIN_BOTS)})", _plugins)
 
 
-def warm_up(log: Callable[[str], None] = lambda line: None, *, processes: int = 2) -> dict[str, float]:
+def warm_up(log: Callable[[str], None] = lambda line: None, *, processes: int = 2,
+            plugins: bool = False) -> dict[str, float]:
     """Compile or load every kernel family; seconds spent per family. On an empty cache with
     ``processes`` 2, the longest chain of kernels compiles here while a helper process
-    compiles the rest (first entry of the result: ``parallel compile``)."""
+    compiles the rest (first entry of the result: ``parallel compile``). ``plugins``: the
+    plug-in bots too (``PLUGIN_BOTS``), which otherwise compile when a game first names them."""
     spent = {}
     if processes > 1 and not _cached(_EVERY_FAMILY):
         start = time.perf_counter()
@@ -185,7 +208,7 @@ def warm_up(log: Callable[[str], None] = lambda line: None, *, processes: int = 
             side.wait()
         spent["parallel compile"] = round(time.perf_counter() - start, 2)
         log(f"parallel compile (2 processes): {spent['parallel compile']:.1f} s")
-    for name, step in STEPS:
+    for name, step in STEPS + ((PLUGIN_STEP,) if plugins else ()):
         start = time.perf_counter()
         step()
         spent[name] = round(time.perf_counter() - start, 2)

@@ -28,7 +28,7 @@ SAMPLERS = ("tpe", "cmaes", "gp", "random")
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 _ENV_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
-TUNED_POLICIES = (registry.V1, registry.V2)  # the in-process bots a study may tune (``policy``)
+TUNED_POLICIES = (registry.V1, registry.V2, registry.V3)  # the in-process bots a study may tune (``policy``)
 
 
 def _coefs(policy: str) -> dict:
@@ -161,7 +161,7 @@ class StudySpec(_Strict):
     bot: ProgramBot | None = None  # an external program to tune; None: the in-process tunable bot
     # Which in-process tunable bot (ignored with a [bot] table). A stored study without it tunes
     # the v1 bot, as it always did.
-    policy: Literal["tunable", "tunable-v2"] = "tunable"
+    policy: Literal["tunable", "tunable-v2", "tunable-v3"] = "tunable"
     timeout_scale: float = Field(1.0, gt=0.0, le=100.0)  # CodinGame's time limits x this, for programs
     n_trials: int = Field(ge=1)
     trials_in_flight: int = Field(2, ge=1)

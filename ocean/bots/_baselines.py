@@ -22,6 +22,7 @@ BOT_CHASER = 1
 BOT_TUNABLE_V1 = 2  # the tunable bot as frozen in panel v1: starts on any water cell
 BOT_TUNABLE = 3  # the tunable bot: starts in the largest body of water (bots/_tunable_v1.py, frozen)
 BOT_TUNABLE_V2 = 4  # the v2 tunable bot: the winner's search as stages (bots/v2/)
+BOT_TUNABLE_V3 = 5  # the v3 tunable bot (bots/v3/): a plug-in, compiled on first use (bots/_dispatch.py)
 # Policy names as users write them (panels.toml, --p0, ...) -> kernel ids, in one place.
 POLICIES = {
     "random": BOT_RANDOM,  # a random legal line every turn
@@ -29,8 +30,9 @@ POLICIES = {
     "tunable": BOT_TUNABLE,  # scores every sensible line with the coefficients (bots/_tunable_v1.py, frozen)
     "tunable-v1": BOT_TUNABLE_V1,  # the same, but starting on any water cell, as frozen in panel v1
     "tunable-v2": BOT_TUNABLE_V2,  # the v2 search: minefield paths, kill shots, life lead (bots/v2/)
+    "tunable-v3": BOT_TUNABLE_V3,  # the v3 search: the opponent's answer and ours, duels (bots/v3/)
 }
-TUNABLE_POLICIES = ("tunable", "tunable-v1", "tunable-v2")  # the policies that read coefficients
+TUNABLE_POLICIES = ("tunable", "tunable-v1", "tunable-v2", "tunable-v3")  # the policies that read coefficients
 MEM_SIZE = 2 * CELLS + 8
 
 # Chaser memory: candidate opponent cells (1/0) at [0, CELLS), scratch at [CELLS, 2*CELLS),

@@ -108,6 +108,32 @@ def test_warmup_loads_every_kernel_family_and_the_bot_then_starts_without_the_hi
     assert quiet.returncode == 0 and quiet.stderr == ""
 
 
+def test_warmup_all_also_loads_the_bots_compiled_on_first_use():
+    out = _ocean("warmup", "--all")
+    assert "bots compiled on first use (tunable-v3)" in out.stderr
+    from ocean.bots import resolve_bot
+    from ocean.warmup import program_is_compiled
+
+    assert program_is_compiled(resolve_bot("tunable-v3").kind)
+
+
+def test_an_ocean_bot_command_is_checked_for_the_bot_it_plays(tmp_path):
+    from ocean.bots import resolve_bot
+    from ocean.cli import _ocean_bot_kind, _warmup_command
+
+    v3 = resolve_bot("tunable-v3").kind
+    params = tmp_path / "v3.toml"
+    from ocean.bots import coefficients as C
+
+    C.save_params(C.defaults(C.V3), params, policy=C.V3)
+    assert _ocean_bot_kind("ocean bot --name tunable-v3") == v3
+    assert _ocean_bot_kind(f"ocean bot --params={params}") == v3
+    assert _ocean_bot_kind("ocean bot") == resolve_bot("tunable").kind
+    assert _ocean_bot_kind("ocean bot --name nobody") is None
+    assert _warmup_command(v3) == "ocean warmup --all"
+    assert _warmup_command(resolve_bot("hunter-v2").kind) == "ocean warmup"
+
+
 def test_bot_says_on_stderr_when_it_must_compile_first(tmp_path):
     import os
 

@@ -17,11 +17,18 @@ def _text(sig):
     return str(tuple(getattr(sig, "args", sig)))
 
 spent = warm_up()
+from ocean.bots import resolve_bot
+from ocean.warmup import program_is_compiled
+
+v3 = resolve_bot("tunable-v3").kind
+plugin_before = program_is_compiled(v3)
+plugins = warm_up(plugins=True)
+plugin_after = program_is_compiled(v3)
 kernels = []
 for d, sig in _main_chain() + _side_kernels():
     cached = sorted({_text(key[0]) for key in d._cache._cache_file._load_index()})
     kernels.append([d.py_func.__qualname__, [_text(s) for s in d.signatures], cached, _text(sig)])
-print(json.dumps({"spent": spent, "kernels": kernels}))
+print(json.dumps({"spent": spent, "kernels": kernels, "plugin": [plugin_before, plugin_after], "plugins": plugins}))
 """
 
 
@@ -31,6 +38,9 @@ def test_an_empty_cache_compiles_in_two_processes_the_signatures_the_callers_use
     out = subprocess.run([sys.executable, "-c", _CHECK], capture_output=True, text=True, check=True, env=env)
     report = json.loads(out.stdout.splitlines()[-1])
     assert "parallel compile" in report["spent"]
+    # The v3 bot (a plug-in) is not part of the cold compile; ``warm_up(plugins=True)`` adds it.
+    assert report["plugin"] == [False, True]
+    assert any(name.startswith("bots compiled on first use") for name in report["plugins"])
     # Both processes wrote the one folder of this source digest, nothing beside it.
     assert [p.name for p in tmp_path.iterdir()] == ["cache"]
     assert len(list((tmp_path / "cache").iterdir())) == 1

@@ -113,12 +113,13 @@ def test_the_shipped_studies_are_valid(monkeypatch):
     monkeypatch.setenv("OCEAN_RAY_ADDRESS", "auto")
     root = Path(__file__).resolve().parents[2] / "studies"
     names = set()
-    for name in ("quick", "default", "cluster", "quick-v2"):
+    for name in ("quick", "default", "cluster", "quick-v2", "quick-v3"):
         spec = load_spec(root / f"{name}.toml")
         assert spec.name == name
         assert resolve_panel(spec.panel)
         names.add(spec.name)
     assert load_spec(root / "quick-v2.toml").policy == "tunable-v2"
+    assert load_spec(root / "quick-v3.toml").policy == "tunable-v3"
     cluster = load_spec(root / "cluster.toml")
     assert cluster.storage.startswith("postgresql+psycopg://")
     from tuning.scalebench import CLUSTER_BOT, CLUSTER_SHAPE  # what tune bench --scale projects onto

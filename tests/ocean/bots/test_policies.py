@@ -121,6 +121,36 @@ def test_each_v2_coefficient_moves_some_decision(coefficient, v2_base_lines):
     assert moved, f"{coefficient} at its bounds changes no line in {len(_V2_SEEDS) * 2} games"
 
 
+_V3_SEEDS = list(range(500, 512))
+
+
+@pytest.fixture(scope="module")
+def v3_base_lines():
+    return _lines(resolve_bot("tunable-v3"), _V3_SEEDS)
+
+
+# v3's defaults do not approach the opponent either.
+_V3_PARTNERS = {"engage_distance": {"approach_weight": 0.08}}
+
+
+@pytest.mark.parametrize("coefficient", C.names(C.V3))
+def test_each_v3_coefficient_moves_some_decision(coefficient, v3_base_lines):
+    c = {c.name: c for c in C.COEFFICIENTS_V3}[coefficient]
+    partner = _V3_PARTNERS.get(coefficient, {})
+    base = v3_base_lines
+    if partner:
+        base = _lines(BotSpec("probe", "tunable-v3", {**C.defaults(C.V3), **partner}), _V3_SEEDS)
+    moved = False
+    for value in (c.low, c.high):
+        params = {**C.defaults(C.V3), **partner}
+        params[coefficient] = value
+        if params[coefficient] != C.defaults(C.V3)[coefficient] and \
+                _lines(BotSpec("probe", "tunable-v3", params), _V3_SEEDS) != base:
+            moved = True
+            break
+    assert moved, f"{coefficient} at its bounds changes no line in {len(_V3_SEEDS) * 2} games"
+
+
 def test_the_v2_bot_is_a_pure_function_of_the_seeds():
     seeds = [41, 42]
     assert _lines(resolve_bot("tunable-v2"), seeds) == _lines(resolve_bot("tunable-v2"), seeds)

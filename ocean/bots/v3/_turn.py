@@ -1,0 +1,383 @@
+"""The v3 bot's turn: observe, fields, score every line (``_lines``) with its best TORPEDO
+and TRIGGER placed in it and the opponent's answer (``_answer``), choose, write the actions,
+then MINE and SONAR (``_powers``). See the package doc for the stages."""
+import math
+
+import numpy as np
+
+from ocean._jit import kernel
+
+from ocean import _state as S
+from ocean.board import STEP
+from ocean.bots._baselines import emit_action, rand_below
+from ocean.bots.coefficients import INDEX_V3
+from ocean.bots.v2._fields import NO_TARGET, best_shot, blast_values, mine_danger
+from ocean.bots.v2._plausible import plausible_probabilities
+from ocean.bots.v2._retaliation import near_opponent
+from ocean.bots.v2._turn import room
+from ocean.bots.v3._answer import FIRE_MOVED, FIRE_SILENCED, MAX_COVER, ROWS, TABLES_SIZE, cells_to_rows, opponent_answer
+from ocean.bots.v3._minefield import path_danger
+from ocean.bots.v3._lines import (
+    AT_END, AT_MID, AT_START, L_END, L_MID, L_MOVE, L_ORDER, L_PATH, L_PATH_COUNT, L_POWER, L_SIL_DIR, L_SIL_STEPS,
+    L_SURFACE, LINE_FIELDS, MAX_LINES, ORDER_SILENCE_FIRST, charges_after, enumerate_lines, group_key, opponent_view,
+)
+from ocean.bots.v3._observe import M_OPP_CHARGE, M_OPP_SILENCE_CHARGE, M_TABLES, v3_observe
+from ocean.bots.v2._observe import M_OPP_ASSUME, M_OPP_SAFE, M_SELF, TRACKER
+from ocean.bots.v3._powers import NO_MINE, best_trigger, choose_sonar, lay_mine, traffic
+from ocean.constants import (
+    ACT_MINE, ACT_MOVE, ACT_SILENCE, ACT_SONAR, ACT_SURFACE, ACT_TORPEDO, ACT_TRIGGER, CELLS, MINE, POWER_COST,
+    SILENCE, SONAR, TORPEDO, WIDTH,
+)
+from ocean.tracking._kernel import blast_damage
+from ocean.tracking._query import cell_probabilities, mine_probabilities
+
+# Coefficient slots (the v3 registry's order).
+K_SILENCE_COST = INDEX_V3["silence_cost"]
+K_SURFACE_COST = INDEX_V3["surface_cost"]
+K_TORPEDO = INDEX_V3["torpedo_hit_threshold"]
+K_TRIGGER = INDEX_V3["trigger_hit_threshold"]
+K_STEALTH = INDEX_V3["stealth_weight"]
+K_SPACE = INDEX_V3["space_weight"]
+K_MINE_DANGER = INDEX_V3["mine_danger_weight"]
+K_RETALIATION = INDEX_V3["retaliation_weight"]
+K_DISCOUNT = INDEX_V3["discount"]
+K_MINE_SPACING = INDEX_V3["mine_spacing"]
+K_ENGAGE = INDEX_V3["engage_distance"]
+K_APPROACH = INDEX_V3["approach_weight"]
+K_WALL = INDEX_V3["wall_weight"]
+K_MINE_PRIORITY = INDEX_V3["mine_priority"]
+K_HORIZON = INDEX_V3["space_horizon"]
+K_KILL = INDEX_V3["kill_bonus"]
+K_LEAD = INDEX_V3["life_lead_weight"]
+K_TORPEDO_READY = INDEX_V3["torpedo_ready_value"]
+K_SILENCE_READY = INDEX_V3["silence_ready_value"]
+K_DEPTH = INDEX_V3["path_depth"]
+K_PATH_DANGER = INDEX_V3["path_danger_weight"]
+K_DEAD_END = INDEX_V3["dead_end_cost"]
+K_MINE_FEAR = INDEX_V3["mine_fear_cells"]
+K_SILENCE_AFTER = INDEX_V3["silence_after_torpedo"]
+K_ATTACK_MINE = INDEX_V3["attack_mine_value"]
+K_PLAUSIBLE_CELLS = INDEX_V3["plausible_cells"]
+K_PLAUSIBLE_HORIZON = INDEX_V3["plausible_horizon"]
+K_PLAUSIBLE_ROOM = INDEX_V3["plausible_room_weight"]
+K_PLAUSIBLE_WALL = INDEX_V3["plausible_wall_weight"]
+K_OPP_FIRE = INDEX_V3["opponent_fire_threshold"]
+K_DEATH = INDEX_V3["death_weight"]
+K_COUNTER = INDEX_V3["counter_value"]
+K_LATER = INDEX_V3["later_answer_weight"]
+K_SILENCE_FIRST = INDEX_V3["silence_before_move"]
+K_SILENCE_ATTACK = INDEX_V3["opponent_silence_attack"]
+K_SONAR_GAIN = INDEX_V3["sonar_min_gain"]
+K_TRAFFIC_DEPTH = INDEX_V3["mine_traffic_depth"]
+K_TRAFFIC = INDEX_V3["mine_traffic_weight"]
+
+_COST = np.array(POWER_COST, dtype=np.int64)
+NO_LINE = -1e18
+
+# The chosen line, as choose_line writes it.
+C_ROW = 0  # row of the line table
+C_TARGET = 1  # TORPEDO target, NO_TARGET: none
+C_AT = 2  # where in the line (AT_*)
+C_TRIGGER = 3  # mine to blow, NO_MINE: none
+C_TRIGGER_AT = 4  # AT_START or AT_END
+CHOSEN_SIZE = 5
+
+
+@kernel
+def answer_table(opp_torpedo_moves, opp_silence_moves, later_weight, silence_attack):
+    """(table, weight, silence share) of the opponent's answer next turn: the table of where
+    it can fire from (FIRE_MOVED, or FIRE_SILENCED; -1: it cannot fire), how much its answer
+    weighs, and the share of it that comes with a SILENCE first (``silence_attack`` while its
+    SILENCE may be charged). Its charges are not shown, only its actions: since its last
+    TORPEDO it made ``opp_torpedo_moves`` MOVEs, each charging at most one power, and it moves
+    (one more charge) before it fires; likewise for SILENCE. When its TORPEDO cannot be
+    charged by its next turn but can by the one after, what it learns of us now counts
+    ``later_weight`` times, from two moves away (the silenced table holds every two-step
+    reach)."""
+    if opp_torpedo_moves + 1 < _COST[TORPEDO]:
+        if opp_torpedo_moves + 2 < _COST[TORPEDO] or later_weight == 0.0:
+            return -1, 0.0, 0.0
+        return FIRE_SILENCED, later_weight, 0.0
+    silence = opp_silence_moves >= _COST[SILENCE] or (opp_silence_moves + 1 >= _COST[SILENCE]
+                                                     and opp_torpedo_moves >= _COST[TORPEDO])
+    return FIRE_MOVED, 1.0, (silence_attack if silence else 0.0)
+
+
+@kernel
+def choose_line(board, state, base, cell, life, opp_life, charges, probs, values, danger, self_cells, n_self,
+                tables, table, table_weight, silence_share, coefs, rng, lines, chosen):
+    """Score every line (``_lines.enumerate_lines``) in lives and write the best into
+    ``chosen`` (C_* slots; ``lines`` holds the rows). Each line is scored holding fire and,
+    when a TORPEDO is worth it, firing from its best place (before, between or after the
+    movement): damage dealt and a TRIGGER placed before or after, against the opponent's
+    answer (``_answer.opponent_answer`` from ``table``, -1: it cannot fire, weighing
+    ``table_weight``; from FIRE_SILENCED too, ``silence_share`` of it), room, mine
+    danger and the minefield path ahead, charges kept, stealth. ``probs``: the opponent's
+    cell probabilities; ``values``: blast values; ``danger``: mine danger;
+    ``self_cells[:n_self]``: where the opponent may believe we are. Returns the best
+    score (NO_LINE: no line)."""
+    discount = coefs[K_DISCOUNT]
+    depth = int(coefs[K_DEPTH])
+    horizon = int(coefs[K_HORIZON])
+    threshold = coefs[K_TORPEDO]
+    fear = table_weight * coefs[K_RETALIATION] * max(0.0, 1.0 + coefs[K_LEAD] * (life - opp_life))
+
+    opp_cells = np.empty(CELLS, dtype=np.int64)
+    n_opp = 0
+    for c in range(CELLS):
+        if probs[c] > 0.0:
+            opp_cells[n_opp] = c
+            n_opp += 1
+    opp_rows = np.empty(ROWS, dtype=np.int64)
+    cells_to_rows(opp_cells, n_opp, opp_rows)
+    blocked_kept = np.zeros(CELLS, dtype=np.int64)
+    blocked_fresh = np.zeros(CELLS, dtype=np.int64)
+    for c in range(CELLS):
+        blocked_kept[c] = (state[base + S.VISITED + (c >> 6)] >> (c & 63)) & 1
+    blocked_kept[cell] = 1
+    blocked_fresh[cell] = 1
+    seen = np.zeros(CELLS, dtype=np.int64)
+    queue = np.empty(CELLS, dtype=np.int64)
+    free_now = 0
+    for d in range(4):
+        t = board[STEP + cell * 4 + d]
+        if t >= 0 and not blocked_kept[t]:
+            free_now += 1
+    space_now = room(board, blocked_kept, cell, horizon, seen, queue)
+    n_lines = enumerate_lines(board, cell, life, charges, blocked_kept, blocked_fresh, free_now, space_now,
+                              coefs[K_MINE_PRIORITY], coefs[K_SILENCE_FIRST] > 0.0, lines)
+
+    # Scratch.
+    mark = np.zeros(CELLS, dtype=np.int64)
+    held = np.empty(CELLS, dtype=np.int64)
+    fired = np.empty(CELLS, dtype=np.int64)
+    tmp = np.empty(CELLS, dtype=np.int64)
+    cover = np.zeros(CELLS, dtype=np.int64)
+    kill = np.zeros(CELLS, dtype=np.int64)
+    order = np.empty(CELLS, dtype=np.int64)
+    targets = np.empty(CELLS, dtype=np.int64)
+    level_count = np.empty(MAX_COVER + 2, dtype=np.int64)
+    unassigned = np.empty(ROWS, dtype=np.int64)
+    cost = np.empty(CELLS)
+    nxt = np.empty(CELLS)
+    pred = np.empty(CELLS, dtype=np.int64)
+    npred = np.empty(CELLS, dtype=np.int64)
+    layer = np.empty(8, dtype=np.int64)
+    target = np.empty(1, dtype=np.int64)
+    after = np.empty(4, dtype=np.int64)
+
+    # What does not depend on the movement: a TORPEDO or TRIGGER fired before it.
+    start_value = np.zeros(2)
+    start_target = np.full(2, NO_TARGET, dtype=np.int64)
+    for surface in range(2):
+        if charges[TORPEDO] >= _COST[TORPEDO]:
+            v = best_shot(board, values, cell, life - surface, target)
+            if v >= threshold:
+                start_value[surface] = v
+                start_target[surface] = target[0]
+    trigger_start, mine_start = best_trigger(state, base, cell, values, coefs[K_TRIGGER])
+
+    best_score = NO_LINE
+    key = -1
+    n_held = 0
+    for row in range(n_lines):
+
+        surface = lines[row, L_SURFACE]
+        life_now = life - surface
+        e = lines[row, L_END]
+        if group_key(lines, row) != key:
+            key = group_key(lines, row)
+            n_held = opponent_view(board, lines, row, cell, self_cells, n_self, AT_END, NO_TARGET, held, tmp, mark)
+        charges_after(lines, row, charges, after)
+        silenced = lines[row, L_SIL_DIR] >= 0
+
+        # Where we end: room, mines here and on the cheapest path ahead, walls, distance.
+        n_path = lines[row, L_PATH_COUNT]
+        blocked = blocked_fresh if surface == 1 else blocked_kept
+        for j in range(n_path):
+            blocked[lines[row, L_PATH + j]] += 1
+        free = room(board, blocked, e, horizon, seen, queue)
+        ahead = path_danger(board, danger, blocked, e, depth, discount, coefs[K_DEAD_END], cost, nxt, pred, npred,
+                            layer)
+        for j in range(n_path):
+            blocked[lines[row, L_PATH + j]] -= 1
+        walls = 0
+        for k in range(4):
+            if board[STEP + e * 4 + k] < 0:
+                walls += 1
+        _, dist = near_opponent(probs, opp_cells, n_opp, e, 0)
+        base_score = -surface * (1.0 + coefs[K_SURFACE_COST])
+        if silenced:
+            base_score -= coefs[K_SILENCE_COST]
+        elif after[SILENCE] >= _COST[SILENCE]:
+            base_score += coefs[K_SILENCE_READY]
+        mine_fear = min(1.0, coefs[K_MINE_FEAR] / max(n_held, 1))
+        base_score -= mine_fear * (coefs[K_MINE_DANGER] * danger[e] + coefs[K_PATH_DANGER] * ahead)
+        base_score -= coefs[K_SPACE] * discount ** free
+        if dist > coefs[K_ENGAGE]:
+            base_score -= coefs[K_APPROACH] * (dist - coefs[K_ENGAGE])
+        base_score += coefs[K_WALL] * walls
+
+        # TRIGGER: before the movement or after it, whichever blast is worth more and misses us.
+        trigger_value, mine_end = best_trigger(state, base, e, values, coefs[K_TRIGGER])
+        trigger_at = AT_END
+        trigger_mine = mine_end
+        if mine_start != NO_MINE and trigger_start > trigger_value:
+            trigger_value, trigger_mine, trigger_at = trigger_start, mine_start, AT_START
+        base_score += trigger_value
+
+        # TORPEDO: the best place to fire from (before, between, after the movement).
+        torpedo = start_target[surface]
+        torpedo_value = start_value[surface]
+        at = AT_START
+        torpedo_from = cell
+        two_parts = lines[row, L_MOVE] >= 0 and silenced
+        if two_parts:
+            mid = lines[row, L_MID]
+            if lines[row, L_ORDER] == ORDER_SILENCE_FIRST:
+                ready_mid = charges[TORPEDO] >= _COST[TORPEDO]
+            else:
+                ready_mid = after[TORPEDO] >= _COST[TORPEDO]
+            if ready_mid:
+                v = best_shot(board, values, mid, life_now, target)
+                if v >= threshold and v > torpedo_value:
+                    torpedo, torpedo_value, at, torpedo_from = target[0], v, AT_MID, mid
+        if after[TORPEDO] >= _COST[TORPEDO]:
+            v = best_shot(board, values, e, life_now, target)
+            if v >= threshold and v > torpedo_value:
+                torpedo, torpedo_value, at, torpedo_from = target[0], v, AT_END, e
+
+        for fire in range(2):
+            if fire == 1 and torpedo == NO_TARGET:
+                break
+            score = base_score
+            life_left = life_now
+            if fire == 1:
+                n_view = opponent_view(board, lines, row, cell, self_cells, n_self, at, torpedo, fired, tmp, mark)
+                view = fired
+                score += torpedo_value
+                if silenced:
+                    score += (1.0 - coefs[K_SILENCE_AFTER]) * coefs[K_SILENCE_COST]
+                life_left -= blast_damage(torpedo_from, torpedo % WIDTH, torpedo // WIDTH)
+                torpedo_next = False
+            else:
+                n_view = n_held
+                view = held
+                if after[TORPEDO] >= _COST[TORPEDO]:
+                    score += coefs[K_TORPEDO_READY]
+                torpedo_next = after[TORPEDO] + 1 >= _COST[TORPEDO]
+            if table >= 0:
+                loss, fires = opponent_answer(tables, table, view, n_view, probs, opp_rows, coefs[K_OPP_FIRE],
+                                              life_left, coefs[K_DEATH], cover, kill, order, targets, level_count,
+                                              unassigned)
+                if silence_share > 0.0:
+                    loss2, fires2 = opponent_answer(tables, FIRE_SILENCED, view, n_view, probs, opp_rows,
+                                                    coefs[K_OPP_FIRE], life_left, coefs[K_DEATH], cover, kill, order,
+                                                    targets, level_count, unassigned)
+                    loss += silence_share * (loss2 - loss)
+                    fires += silence_share * (fires2 - fires)
+                score -= fear * loss
+                if torpedo_next:
+                    score += table_weight * coefs[K_COUNTER] * fires
+            score += coefs[K_STEALTH] * math.log2(max(n_view, 1))
+            score += rand_below(rng, 1024) * 1e-9
+            if score > best_score:
+                best_score = score
+                chosen[C_ROW] = row
+                chosen[C_TARGET] = torpedo if fire == 1 else NO_TARGET
+                chosen[C_AT] = at
+                chosen[C_TRIGGER] = trigger_mine
+                chosen[C_TRIGGER_AT] = trigger_at
+    return best_score
+
+
+@kernel
+def write_line(board, cell, charges, lines, chosen, out):
+    """The chosen line as encoded actions in ``out`` (charges updated): SURFACE, TRIGGER and
+    TORPEDO where they go, the movement in its order. Returns the row count and the cell we
+    end on."""
+    row = chosen[C_ROW]
+    target = chosen[C_TARGET]
+    mine = chosen[C_TRIGGER]
+    n = 0
+    if lines[row, L_SURFACE]:
+        n = emit_action(out, n, ACT_SURFACE, 0, 0)
+    if mine != NO_MINE and chosen[C_TRIGGER_AT] == AT_START:
+        n = emit_action(out, n, ACT_TRIGGER, mine % WIDTH, mine // WIDTH)
+    if target != NO_TARGET and chosen[C_AT] == AT_START:
+        n = emit_action(out, n, ACT_TORPEDO, target % WIDTH, target // WIDTH)
+        charges[TORPEDO] = 0
+    silence_first = lines[row, L_ORDER] == ORDER_SILENCE_FIRST
+    for part in range(2):
+        if part == 1 and target != NO_TARGET and chosen[C_AT] == AT_MID:
+            n = emit_action(out, n, ACT_TORPEDO, target % WIDTH, target // WIDTH)
+            charges[TORPEDO] = 0
+        if (part == 0) != silence_first:
+            if lines[row, L_MOVE] >= 0:
+                power = lines[row, L_POWER]
+                n = emit_action(out, n, ACT_MOVE, lines[row, L_MOVE], power)
+                if charges[power] < _COST[power]:
+                    charges[power] += 1
+        elif lines[row, L_SIL_DIR] >= 0:
+            n = emit_action(out, n, ACT_SILENCE, lines[row, L_SIL_DIR], lines[row, L_SIL_STEPS])
+            charges[SILENCE] = 0
+    if target != NO_TARGET and chosen[C_AT] == AT_END:
+        n = emit_action(out, n, ACT_TORPEDO, target % WIDTH, target // WIDTH)
+        charges[TORPEDO] = 0
+    if mine != NO_MINE and chosen[C_TRIGGER_AT] == AT_END:
+        n = emit_action(out, n, ACT_TRIGGER, mine % WIDTH, mine // WIDTH)
+    return n, lines[row, L_END]
+
+
+@kernel
+def v3_turn(state, board, p, mem, rng, out, coefs):
+    """The v3 bot's line for player p (encoded rows in ``out``; returns their count)."""
+    v3_observe(state, board, p, mem)
+    base = S.player_base(p)
+    cell = state[base + S.CELL]
+    life = state[base + S.LIFE]
+    opp_life = max(state[S.player_base(1 - p) + S.LIFE], 1)  # shown to every CodinGame bot
+    charges = state[base + S.CHARGE:base + S.CHARGE + 4].copy()
+
+    probs = np.zeros(CELLS)
+    plausible_probabilities(mem[M_OPP_ASSUME:M_OPP_ASSUME + TRACKER], board, int(coefs[K_PLAUSIBLE_CELLS]),
+                            int(coefs[K_PLAUSIBLE_HORIZON]), coefs[K_PLAUSIBLE_ROOM], coefs[K_PLAUSIBLE_WALL], probs,
+                            np.empty(CELLS, dtype=np.int64), np.empty(CELLS, dtype=np.int64))
+    values = np.zeros(CELLS)
+    blast_values(board, probs, opp_life, coefs[K_KILL], values)
+    mine_probs = np.zeros(CELLS)
+    mine_probabilities(mem[M_OPP_SAFE:M_OPP_SAFE + TRACKER], board, mine_probs, np.zeros(CELLS))
+    danger = np.zeros(CELLS)
+    mine_danger(board, mine_probs, danger)
+    self_probs = np.zeros(CELLS)
+    cell_probabilities(mem[M_SELF:M_SELF + TRACKER], self_probs)
+    self_cells = np.empty(CELLS, dtype=np.int64)
+    n_self = 0
+    for c in range(CELLS):
+        if self_probs[c] > 0.0:
+            self_cells[n_self] = c
+            n_self += 1
+    table, table_weight, silence_share = answer_table(mem[M_OPP_CHARGE], mem[M_OPP_SILENCE_CHARGE], coefs[K_LATER],
+                                                      coefs[K_SILENCE_ATTACK])
+
+    lines = np.empty((MAX_LINES, LINE_FIELDS), dtype=np.int64)
+    chosen = np.empty(CHOSEN_SIZE, dtype=np.int64)
+    score = choose_line(board, state, base, cell, life, opp_life, charges, probs, values, danger, self_cells, n_self,
+                        mem[M_TABLES:M_TABLES + TABLES_SIZE], table, table_weight, silence_share, coefs, rng, lines,
+                        chosen)
+    if score == NO_LINE:
+        # Boxed in with one life and nothing charged: the only line left.
+        return emit_action(out, 0, ACT_SURFACE, 0, 0)
+    n, end = write_line(board, cell, charges, lines, chosen, out)
+    if charges[MINE] >= _COST[MINE]:
+        flow = np.zeros(CELLS)
+        traffic(board, probs, int(coefs[K_TRAFFIC_DEPTH]), flow, np.zeros(CELLS))
+        d = lay_mine(state, board, base, end, values, flow, coefs[K_MINE_SPACING], coefs[K_ATTACK_MINE],
+                     coefs[K_TRAFFIC], rng)
+        if d >= 0:
+            n = emit_action(out, n, ACT_MINE, d, 0)
+    if charges[SONAR] >= _COST[SONAR]:
+        s = choose_sonar(board, probs, coefs[K_SONAR_GAIN])
+        if s > 0:
+            n = emit_action(out, n, ACT_SONAR, s, 0)
+    return n

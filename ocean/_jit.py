@@ -10,12 +10,21 @@ a tenth of the cold compile). Our kernels never need a literal argument, so call
 them are typed with the plain types (int64, bool); after LLVM inlines the small callees the
 constants are folded just the same.
 """
+import warnings
+
 from ocean._cache import configure_cache
 
 configure_cache()
 
 from numba.core import types  # noqa: E402
+from numba.core.errors import NumbaExperimentalFeatureWarning  # noqa: E402
 from numba.core.registry import CPUDispatcher  # noqa: E402
+
+# The games loop reaches plug-in bots through function pointers (bots/_dispatch.py), a Numba
+# feature still called experimental; its warning at every compile of the loop would only worry
+# a user who ran `ocean warmup`. The feature is pinned by the tests that play plug-in games.
+warnings.filterwarnings("ignore", message="First-class function type feature is experimental",
+                        category=NumbaExperimentalFeatureWarning)
 
 
 class _Kernel(CPUDispatcher):

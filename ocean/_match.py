@@ -104,12 +104,14 @@ def play_games(boards, kinds, coefs, game_seeds, both_sides, results, state, log
     turns = 0
     for i in range(boards.shape[0]):
         for a_side in range(sides):
+            # One call site: play_game_in is inlined, and every copy of it is compiled again.
             if a_side == 0:
-                play_game_in(boards[i], kinds, coefs, game_seeds[i], state, log, log_counts, mem0, mem1, turn_a,
-                             reset_a, turn_b, reset_b)
+                game_kinds, game_coefs, turn0, reset0, turn1, reset1 = kinds, coefs, turn_a, reset_a, turn_b, reset_b
             else:
-                play_game_in(boards[i], swapped_kinds, swapped_coefs, game_seeds[i], state, log, log_counts, mem0,
-                             mem1, turn_b, reset_b, turn_a, reset_a)
+                game_kinds, game_coefs = swapped_kinds, swapped_coefs
+                turn0, reset0, turn1, reset1 = turn_b, reset_b, turn_a, reset_a
+            play_game_in(boards[i], game_kinds, game_coefs, game_seeds[i], state, log, log_counts, mem0, mem1, turn0,
+                         reset0, turn1, reset1)
             row = results[sides * i + a_side]
             row[PAIR_A_SIDE] = a_side
             row[PAIR_WINNER] = state[S.WINNER]

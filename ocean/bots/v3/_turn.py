@@ -84,6 +84,35 @@ CHOSEN_SIZE = 5
 
 
 @kernel
+def _cells_of(probs, out):
+    """The cells where ``probs`` is positive, into ``out``; returns their count."""
+    n = 0
+    for c in range(CELLS):
+        if probs[c] > 0.0:
+            out[n] = c
+            n += 1
+    return n
+
+
+@kernel
+def fields(board, mem, opp_life, coefs, probs, values, danger, self_cells):
+    """Stage 2, the fields (v2's, from v2's frozen kernels): where the opponent is (``probs``,
+    its states weighted by plausibility), what a blast on each cell is worth against it
+    (``values``), the danger of its mines (``danger``), and where it can believe we are
+    (``self_cells``; returns their count)."""
+    plausible_probabilities(mem[M_OPP_ASSUME:M_OPP_ASSUME + TRACKER], board, int(coefs[K_PLAUSIBLE_CELLS]),
+                            int(coefs[K_PLAUSIBLE_HORIZON]), coefs[K_PLAUSIBLE_ROOM], coefs[K_PLAUSIBLE_WALL], probs,
+                            np.empty(CELLS, dtype=np.int64), np.empty(CELLS, dtype=np.int64))
+    blast_values(board, probs, opp_life, coefs[K_KILL], values)
+    mine_probs = np.zeros(CELLS)
+    mine_probabilities(mem[M_OPP_SAFE:M_OPP_SAFE + TRACKER], board, mine_probs, np.zeros(CELLS))
+    mine_danger(board, mine_probs, danger)
+    self_probs = np.zeros(CELLS)
+    cell_probabilities(mem[M_SELF:M_SELF + TRACKER], self_probs)
+    return _cells_of(self_probs, self_cells)
+
+
+@kernel
 def answer_table(opp_torpedo_moves, opp_silence_moves, later_weight, silence_attack):
     """(table, weight, silence share) of the opponent's answer next turn: the table of where
     it can fire from (FIRE_MOVED, or FIRE_SILENCED; -1: it cannot fire), how much its answer
@@ -123,11 +152,7 @@ def choose_line(board, state, base, cell, life, opp_life, charges, probs, values
     fear = table_weight * coefs[K_RETALIATION] * max(0.0, 1.0 + coefs[K_LEAD] * (life - opp_life))
 
     opp_cells = np.empty(CELLS, dtype=np.int64)
-    n_opp = 0
-    for c in range(CELLS):
-        if probs[c] > 0.0:
-            opp_cells[n_opp] = c
-            n_opp += 1
+    n_opp = _cells_of(probs, opp_cells)
     opp_rows = np.empty(ROWS, dtype=np.int64)
     cells_to_rows(opp_cells, n_opp, opp_rows)
     blocked_kept = np.zeros(CELLS, dtype=np.int64)
@@ -340,23 +365,10 @@ def v3_turn(state, board, p, mem, rng, out, coefs):
     charges = state[base + S.CHARGE:base + S.CHARGE + 4].copy()
 
     probs = np.zeros(CELLS)
-    plausible_probabilities(mem[M_OPP_ASSUME:M_OPP_ASSUME + TRACKER], board, int(coefs[K_PLAUSIBLE_CELLS]),
-                            int(coefs[K_PLAUSIBLE_HORIZON]), coefs[K_PLAUSIBLE_ROOM], coefs[K_PLAUSIBLE_WALL], probs,
-                            np.empty(CELLS, dtype=np.int64), np.empty(CELLS, dtype=np.int64))
     values = np.zeros(CELLS)
-    blast_values(board, probs, opp_life, coefs[K_KILL], values)
-    mine_probs = np.zeros(CELLS)
-    mine_probabilities(mem[M_OPP_SAFE:M_OPP_SAFE + TRACKER], board, mine_probs, np.zeros(CELLS))
     danger = np.zeros(CELLS)
-    mine_danger(board, mine_probs, danger)
-    self_probs = np.zeros(CELLS)
-    cell_probabilities(mem[M_SELF:M_SELF + TRACKER], self_probs)
     self_cells = np.empty(CELLS, dtype=np.int64)
-    n_self = 0
-    for c in range(CELLS):
-        if self_probs[c] > 0.0:
-            self_cells[n_self] = c
-            n_self += 1
+    n_self = fields(board, mem, opp_life, coefs, probs, values, danger, self_cells)
     table, table_weight, silence_share = answer_table(mem[M_OPP_CHARGE], mem[M_OPP_SILENCE_CHARGE], coefs[K_LATER],
                                                       coefs[K_SILENCE_ATTACK])
 

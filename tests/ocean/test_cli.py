@@ -141,6 +141,10 @@ def test_bot_says_on_stderr_when_it_must_compile_first(tmp_path):
     cold = subprocess.run([sys.executable, "-m", "ocean", "bot"], input="", capture_output=True, text=True, env=env)
     assert cold.returncode == 0 and cold.stdout == ""
     assert "run `ocean warmup` after installing" in cold.stderr
+    # the v3 bot is compiled by `ocean warmup --all` only: the hint says so
+    v3 = subprocess.run([sys.executable, "-m", "ocean", "bot", "--name", "tunable-v3"], input="", capture_output=True,
+                        text=True, env=env)
+    assert v3.returncode == 0 and "run `ocean warmup --all` after installing" in v3.stderr
 
 
 def test_referee_refuses_an_uncompiled_ocean_bot_before_the_game_instead_of_losing_it(tmp_path):

@@ -12,17 +12,19 @@ from ocean.board import STEP
 from ocean.bots._baselines import emit_action, rand_below
 from ocean.bots.coefficients import INDEX_V3
 from ocean.bots.v2._fields import NO_TARGET, best_shot, blast_values, mine_danger
+from ocean.bots.v2._observe import M_OPP_ASSUME, M_OPP_SAFE, M_SELF, TRACKER
 from ocean.bots.v2._plausible import plausible_probabilities
 from ocean.bots.v2._retaliation import near_opponent
 from ocean.bots.v2._turn import room
-from ocean.bots.v3._answer import FIRE_MOVED, FIRE_SILENCED, MAX_COVER, ROWS, TABLES_SIZE, cells_to_rows, opponent_answer
-from ocean.bots.v3._minefield import path_danger
+from ocean.bots.v3._answer import (
+    FIRE_MOVED, FIRE_SILENCED, MAX_COVER, ROWS, TABLES_SIZE, cells_to_rows, opponent_answer,
+)
 from ocean.bots.v3._lines import (
     AT_END, AT_MID, AT_START, L_END, L_MID, L_MOVE, L_ORDER, L_PATH, L_PATH_COUNT, L_POWER, L_SIL_DIR, L_SIL_STEPS,
     L_SURFACE, LINE_FIELDS, MAX_LINES, ORDER_SILENCE_FIRST, charges_after, enumerate_lines, group_key, opponent_view,
 )
+from ocean.bots.v3._minefield import path_danger
 from ocean.bots.v3._observe import M_OPP_CHARGE, M_OPP_SILENCE_CHARGE, M_TABLES, v3_observe
-from ocean.bots.v2._observe import M_OPP_ASSUME, M_OPP_SAFE, M_SELF, TRACKER
 from ocean.bots.v3._powers import NO_MINE, best_trigger, choose_sonar, lay_mine, traffic
 from ocean.constants import (
     ACT_MINE, ACT_MOVE, ACT_SILENCE, ACT_SONAR, ACT_SURFACE, ACT_TORPEDO, ACT_TRIGGER, CELLS, MINE, POWER_COST,
@@ -133,6 +135,67 @@ def answer_table(opp_torpedo_moves, opp_silence_moves, later_weight, silence_att
 
 
 @kernel
+def ending_score(board, danger, blocked, lines, row, after, probs, opp_cells, n_opp, n_seen, coefs, seen, queue, cost,
+                 nxt, pred, npred, layer):
+    """What line ``row`` is worth where it ends, whatever it fires: the costs of its SURFACE and
+    SILENCE (or a SILENCE kept charged), the opponent's mines there and on the cheapest path
+    ahead (feared less when it can believe us on more than ``mine_fear_cells`` of ``n_seen``
+    cells), the room left, the distance to the opponent beyond ``engage_distance``, the walls
+    around. ``blocked``: our visited cells (1/0; the line's path is added and removed here).
+    The rest is scratch (``layer`` for ``_minefield.path_danger``)."""
+    e = lines[row, L_END]
+    n_path = lines[row, L_PATH_COUNT]
+    for j in range(n_path):
+        blocked[lines[row, L_PATH + j]] += 1
+    free = room(board, blocked, e, int(coefs[K_HORIZON]), seen, queue)
+    ahead = path_danger(board, danger, blocked, e, int(coefs[K_DEPTH]), coefs[K_DISCOUNT], coefs[K_DEAD_END], cost,
+                        nxt, pred, npred, layer)
+    for j in range(n_path):
+        blocked[lines[row, L_PATH + j]] -= 1
+    walls = 0
+    for k in range(4):
+        if board[STEP + e * 4 + k] < 0:
+            walls += 1
+    _, dist = near_opponent(probs, opp_cells, n_opp, e, 0)
+    score = -lines[row, L_SURFACE] * (1.0 + coefs[K_SURFACE_COST])
+    if lines[row, L_SIL_DIR] >= 0:
+        score -= coefs[K_SILENCE_COST]
+    elif after[SILENCE] >= _COST[SILENCE]:
+        score += coefs[K_SILENCE_READY]
+    mine_fear = min(1.0, coefs[K_MINE_FEAR] / max(n_seen, 1))
+    score -= mine_fear * (coefs[K_MINE_DANGER] * danger[e] + coefs[K_PATH_DANGER] * ahead)
+    score -= coefs[K_SPACE] * coefs[K_DISCOUNT] ** free
+    if dist > coefs[K_ENGAGE]:
+        score -= coefs[K_APPROACH] * (dist - coefs[K_ENGAGE])
+    return score + coefs[K_WALL] * walls
+
+
+@kernel
+def best_torpedo(board, values, lines, row, cell, life, charges, after, start_target, start_value, threshold, target):
+    """Where line ``row`` fires its TORPEDO from: (target, value, AT_*, the cell fired from) of
+    the best shot worth at least ``threshold`` before the movement (``start_target``,
+    ``start_value``: computed once), between its two parts, or after it, each where our
+    charges allow; target NO_TARGET: none. ``target``: int64[1] scratch."""
+    torpedo, torpedo_value, at, torpedo_from = start_target, start_value, AT_START, cell
+    if lines[row, L_MOVE] >= 0 and lines[row, L_SIL_DIR] >= 0:
+        mid = lines[row, L_MID]
+        if lines[row, L_ORDER] == ORDER_SILENCE_FIRST:
+            ready = charges[TORPEDO] >= _COST[TORPEDO]
+        else:
+            ready = after[TORPEDO] >= _COST[TORPEDO]
+        if ready:
+            v = best_shot(board, values, mid, life, target)
+            if v >= threshold and v > torpedo_value:
+                torpedo, torpedo_value, at, torpedo_from = target[0], v, AT_MID, mid
+    if after[TORPEDO] >= _COST[TORPEDO]:
+        e = lines[row, L_END]
+        v = best_shot(board, values, e, life, target)
+        if v >= threshold and v > torpedo_value:
+            torpedo, torpedo_value, at, torpedo_from = target[0], v, AT_END, e
+    return torpedo, torpedo_value, at, torpedo_from
+
+
+@kernel
 def choose_line(board, state, base, cell, life, opp_life, charges, probs, values, danger, self_cells, n_self,
                 tables, table, table_weight, silence_share, coefs, rng, lines, chosen):
     """Score every line (``_lines.enumerate_lines``) in lives and write the best into
@@ -145,8 +208,6 @@ def choose_line(board, state, base, cell, life, opp_life, charges, probs, values
     cell probabilities; ``values``: blast values; ``danger``: mine danger;
     ``self_cells[:n_self]``: where the opponent may believe we are. Returns the best
     score (NO_LINE: no line)."""
-    discount = coefs[K_DISCOUNT]
-    depth = int(coefs[K_DEPTH])
     horizon = int(coefs[K_HORIZON])
     threshold = coefs[K_TORPEDO]
     fear = table_weight * coefs[K_RETALIATION] * max(0.0, 1.0 + coefs[K_LEAD] * (life - opp_life))
@@ -206,7 +267,6 @@ def choose_line(board, state, base, cell, life, opp_life, charges, probs, values
     key = -1
     n_held = 0
     for row in range(n_lines):
-
         surface = lines[row, L_SURFACE]
         life_now = life - surface
         e = lines[row, L_END]
@@ -216,32 +276,8 @@ def choose_line(board, state, base, cell, life, opp_life, charges, probs, values
         charges_after(lines, row, charges, after)
         silenced = lines[row, L_SIL_DIR] >= 0
 
-        # Where we end: room, mines here and on the cheapest path ahead, walls, distance.
-        n_path = lines[row, L_PATH_COUNT]
-        blocked = blocked_fresh if surface == 1 else blocked_kept
-        for j in range(n_path):
-            blocked[lines[row, L_PATH + j]] += 1
-        free = room(board, blocked, e, horizon, seen, queue)
-        ahead = path_danger(board, danger, blocked, e, depth, discount, coefs[K_DEAD_END], cost, nxt, pred, npred,
-                            layer)
-        for j in range(n_path):
-            blocked[lines[row, L_PATH + j]] -= 1
-        walls = 0
-        for k in range(4):
-            if board[STEP + e * 4 + k] < 0:
-                walls += 1
-        _, dist = near_opponent(probs, opp_cells, n_opp, e, 0)
-        base_score = -surface * (1.0 + coefs[K_SURFACE_COST])
-        if silenced:
-            base_score -= coefs[K_SILENCE_COST]
-        elif after[SILENCE] >= _COST[SILENCE]:
-            base_score += coefs[K_SILENCE_READY]
-        mine_fear = min(1.0, coefs[K_MINE_FEAR] / max(n_held, 1))
-        base_score -= mine_fear * (coefs[K_MINE_DANGER] * danger[e] + coefs[K_PATH_DANGER] * ahead)
-        base_score -= coefs[K_SPACE] * discount ** free
-        if dist > coefs[K_ENGAGE]:
-            base_score -= coefs[K_APPROACH] * (dist - coefs[K_ENGAGE])
-        base_score += coefs[K_WALL] * walls
+        base_score = ending_score(board, danger, blocked_fresh if surface == 1 else blocked_kept, lines, row, after,
+                                  probs, opp_cells, n_opp, n_held, coefs, seen, queue, cost, nxt, pred, npred, layer)
 
         # TRIGGER: before the movement or after it, whichever blast is worth more and misses us.
         trigger_value, mine_end = best_trigger(state, base, e, values, coefs[K_TRIGGER])
@@ -251,26 +287,9 @@ def choose_line(board, state, base, cell, life, opp_life, charges, probs, values
             trigger_value, trigger_mine, trigger_at = trigger_start, mine_start, AT_START
         base_score += trigger_value
 
-        # TORPEDO: the best place to fire from (before, between, after the movement).
-        torpedo = start_target[surface]
-        torpedo_value = start_value[surface]
-        at = AT_START
-        torpedo_from = cell
-        two_parts = lines[row, L_MOVE] >= 0 and silenced
-        if two_parts:
-            mid = lines[row, L_MID]
-            if lines[row, L_ORDER] == ORDER_SILENCE_FIRST:
-                ready_mid = charges[TORPEDO] >= _COST[TORPEDO]
-            else:
-                ready_mid = after[TORPEDO] >= _COST[TORPEDO]
-            if ready_mid:
-                v = best_shot(board, values, mid, life_now, target)
-                if v >= threshold and v > torpedo_value:
-                    torpedo, torpedo_value, at, torpedo_from = target[0], v, AT_MID, mid
-        if after[TORPEDO] >= _COST[TORPEDO]:
-            v = best_shot(board, values, e, life_now, target)
-            if v >= threshold and v > torpedo_value:
-                torpedo, torpedo_value, at, torpedo_from = target[0], v, AT_END, e
+        torpedo, torpedo_value, at, torpedo_from = best_torpedo(board, values, lines, row, cell, life_now, charges,
+                                                                after, start_target[surface], start_value[surface],
+                                                                threshold, target)
 
         for fire in range(2):
             if fire == 1 and torpedo == NO_TARGET:

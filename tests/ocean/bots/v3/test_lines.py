@@ -110,7 +110,8 @@ def test_the_opponent_sees_the_surface_sector_the_shot_and_the_move_in_order():
         assert not mark.any()
         return sorted(out[:n])
 
-    move_east = int(np.flatnonzero((lines[:, L_MOVE] == EAST) & (lines[:, L_SIL_DIR] == -1) & (lines[:, L_SURFACE] == 0))[0])
+    plain = (lines[:, L_SIL_DIR] == -1) & (lines[:, L_SURFACE] == 0)
+    move_east = int(np.flatnonzero((lines[:, L_MOVE] == EAST) & plain)[0])
     assert view(move_east) == sorted(c + 1 for c in believed)
     # a TORPEDO at (9, 7) before moving: only cells within its reach could have fired it
     assert view(move_east, AT_START, _cell(9, 7)) == sorted([_cell(7, 7) + 1, _cell(6, 7) + 1])
@@ -126,14 +127,16 @@ def test_the_opponent_sees_the_surface_sector_the_shot_and_the_move_in_order():
     assert len({group_key(lines, int(r)) for r in silenced}) == 1
     assert group_key(lines, int(silenced[0])) != group_key(lines, move_east)
     # a TORPEDO between the MOVE and the SILENCE: only (8, 7) could fire it, then the SILENCE spreads it
-    spread = {_cell(8, 7)} | {_cell(8 + k * dx, 7 + k * dy) for k in range(1, 5) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))}
+    steps = ((1, 0), (-1, 0), (0, 1), (0, -1))
+    spread = {_cell(8, 7)} | {_cell(8 + k * dx, 7 + k * dy) for k in range(1, 5) for dx, dy in steps}
     assert set(view(int(silenced[0]), AT_MID, _cell(12, 7))) == spread
 
 
 def _write(lines, row, target=-1, at=AT_END, mine=NO_MINE, mine_at=AT_END, charges=(3, 0, 6, 3)):
     board = build_board(parse_rows(OPEN))
     chosen = np.zeros(CHOSEN_SIZE, dtype=np.int64)
-    chosen[C_ROW], chosen[C_TARGET], chosen[C_AT], chosen[C_TRIGGER], chosen[C_TRIGGER_AT] = row, target, at, mine, mine_at
+    chosen[C_ROW], chosen[C_TARGET], chosen[C_AT] = row, target, at
+    chosen[C_TRIGGER], chosen[C_TRIGGER_AT] = mine, mine_at
     out = np.zeros((8, 4), dtype=np.int64)
     charges = np.array(charges, dtype=np.int64)
     n, end = write_line(board, _cell(7, 7), charges, lines, chosen, out)
@@ -150,7 +153,8 @@ def test_the_chosen_line_is_written_in_its_order():
     assert end == _cell(9, 6)
     assert charges[TORPEDO] == 0 and charges[MINE] == 3
     assert charges[SILENCE] == (1 if power == SILENCE else 0)
-    row = int(np.flatnonzero((lines[:, L_ORDER] == ORDER_MOVE_FIRST) & (lines[:, L_MOVE] == WEST) & (lines[:, L_SIL_DIR] == -1))[0])
+    move_first = lines[:, L_ORDER] == ORDER_MOVE_FIRST
+    row = int(np.flatnonzero(move_first & (lines[:, L_MOVE] == WEST) & (lines[:, L_SIL_DIR] == -1))[0])
     actions, end, _ = _write(lines, row, target=_cell(4, 7), at=AT_START)
     assert actions[0] == (ACT_TORPEDO, 4, 7) and actions[1][0] == ACT_MOVE and end == _cell(6, 7)
     assert POWER_COST[TORPEDO] == 3 and ACT_SURFACE not in [a[0] for a in actions]

@@ -11,8 +11,10 @@ from ocean.constants import CELLS
 
 
 @settings(max_examples=150, deadline=None)
-@given(islands=st.lists(st.integers(0, CELLS - 1), max_size=60), blocked=st.lists(st.integers(0, CELLS - 1), max_size=80),
-       danger_cells=st.lists(st.tuples(st.integers(0, CELLS - 1), st.sampled_from([0.25, 0.5, 1.0, 2.0])), max_size=60),
+@given(islands=st.lists(st.integers(0, CELLS - 1), max_size=60),
+       blocked=st.lists(st.integers(0, CELLS - 1), max_size=80),
+       danger_cells=st.lists(st.tuples(st.integers(0, CELLS - 1), st.sampled_from([0.25, 0.5, 1.0, 2.0])),
+                             max_size=60),
        start=st.integers(0, CELLS - 1), depth=st.integers(1, 8), discount=st.sampled_from([0.8, 0.95, 1.0]),
        dead_end=st.sampled_from([0.0, 2.0, 6.0]))
 def test_the_v3_minefield_search_equals_v2s(islands, blocked, danger_cells, start, depth, discount, dead_end):
@@ -26,10 +28,11 @@ def test_the_v3_minefield_search_equals_v2s(islands, blocked, danger_cells, star
     danger = np.zeros(CELLS)
     for c, v in danger_cells:
         danger[c] = v
-    scratch = lambda: (np.empty(CELLS), np.empty(CELLS), np.empty(CELLS, dtype=np.int64), np.empty(CELLS, dtype=np.int64))
-    expected = v2_path_danger(board, danger, blocked_cells, start, depth, discount, dead_end, *scratch())
+    scratch = (np.empty(CELLS), np.empty(CELLS), np.empty(CELLS, dtype=np.int64), np.empty(CELLS, dtype=np.int64))
+    expected = v2_path_danger(board, danger, blocked_cells, start, depth, discount, dead_end, *scratch)
     # dirty scratch: v3's needs no clearing
-    dirty = [np.full(CELLS, 7.0), np.full(CELLS, -3.0), np.full(CELLS, 5, dtype=np.int64), np.full(CELLS, 9, dtype=np.int64)]
+    dirty = [np.full(CELLS, 7.0), np.full(CELLS, -3.0), np.full(CELLS, 5, dtype=np.int64),
+             np.full(CELLS, 9, dtype=np.int64)]
     got = path_danger(board, danger, blocked_cells, start, depth, discount, dead_end, *dirty,
                       np.full(8, 123, dtype=np.int64))
     assert got == expected

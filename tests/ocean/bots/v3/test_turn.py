@@ -120,6 +120,30 @@ def test_a_trigger_is_blown_before_we_move_next_to_it():
     assert chosen[C_TRIGGER] == mine
 
 
+def test_a_torpedo_only_worth_firing_between_the_move_and_the_silence():
+    from ocean.bots.v3._lines import AT_MID, L_MOVE, L_SIL_STEPS, enumerate_lines
+    from ocean.bots.v3._turn import best_torpedo
+    from ocean.constants import EAST, NORTH
+
+    board = build_board(parse_rows(OPEN))
+    cell = _cell(7, 7)
+    probs = np.zeros(CELLS)
+    probs[_cell(12, 7)] = 1.0  # five east: out of reach from here, in reach one MOVE east
+    values = np.zeros(CELLS)
+    blast_values(board, probs, 6, 2.0, values)
+    kept = np.zeros(CELLS, dtype=np.int64)
+    kept[cell] = 1
+    lines = np.zeros((MAX_LINES, LINE_FIELDS), dtype=np.int64)
+    charges = np.array([3, 0, 6, 0], dtype=np.int64)
+    n = enumerate_lines(board, cell, 6, charges, kept, kept.copy(), 4, 99, 2.0, False, lines)
+    row = [r for r in range(n) if lines[r, L_MOVE] == EAST and lines[r, L_SIL_DIR] == NORTH and lines[r, L_SIL_STEPS] == 4]
+    after = charges.copy()
+    after[2] = 0
+    target, value, at, fired_from = best_torpedo(board, values, lines, row[0], cell, 6, charges, after, NO_TARGET, 0.0,
+                                                 0.3, np.zeros(1, dtype=np.int64))
+    assert (target, value, at, fired_from) == (_cell(12, 7), 2.0, AT_MID, _cell(8, 7))
+
+
 def test_a_kill_shot_is_taken():
     cell = _cell(7, 7)
     opponent = [_cell(10, 7), _cell(10, 8)]  # a blast between them takes its last life on both

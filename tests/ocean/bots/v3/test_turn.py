@@ -136,7 +136,8 @@ def test_a_torpedo_only_worth_firing_between_the_move_and_the_silence():
     lines = np.zeros((MAX_LINES, LINE_FIELDS), dtype=np.int64)
     charges = np.array([3, 0, 6, 0], dtype=np.int64)
     n = enumerate_lines(board, cell, 6, charges, kept, kept.copy(), 4, 99, 2.0, False, lines)
-    row = [r for r in range(n) if lines[r, L_MOVE] == EAST and lines[r, L_SIL_DIR] == NORTH and lines[r, L_SIL_STEPS] == 4]
+    row = [r for r in range(n)
+           if lines[r, L_MOVE] == EAST and lines[r, L_SIL_DIR] == NORTH and lines[r, L_SIL_STEPS] == 4]
     after = charges.copy()
     after[2] = 0
     target, value, at, fired_from = best_torpedo(board, values, lines, row[0], cell, 6, charges, after, NO_TARGET, 0.0,

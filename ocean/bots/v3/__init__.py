@@ -14,7 +14,7 @@ Stages, each a compiled kernel a test calls on a hand-built board:
   each layer reaches (same value, a fraction of the work).
 - ``_answer``: where the opponent can fire from after a MOVE (or a MOVE and a SILENCE), its
   best TORPEDO against where it believes we are, whether it fires at all.
-- ``_powers``: TRIGGER (before or after the movement), MINE where the opponent's paths go,
+- ``_powers``: TRIGGER (before, between or after the movement), MINE where the opponent's paths go,
   SONAR by what its answer adds to our next shot.
 - ``_turn``: fields (v2's), score every line with its best TORPEDO and TRIGGER against the
   opponent's answer, choose, write the actions, then MINE and SONAR.

@@ -2,7 +2,7 @@
 
 - TRIGGER: the best of our mines to blow from where we stand (blast value against the
   opponent, kill chance included), never one whose blast reaches us; the line scorer
-  places it before or after the line's movement.
+  places it before, between the parts of, or after the line's movement.
 - MINE: where the opponent's paths go (seed 002's attack mines): its likely cells spread a
   few moves ahead, summed under each spot's blast, beside v1's spacing.
 - SONAR: the sector whose answer is expected to improve our best TORPEDO the most.

@@ -81,7 +81,7 @@ C_ROW = 0  # row of the line table
 C_TARGET = 1  # TORPEDO target, NO_TARGET: none
 C_AT = 2  # where in the line (AT_*)
 C_TRIGGER = 3  # mine to blow, NO_MINE: none
-C_TRIGGER_AT = 4  # AT_START or AT_END
+C_TRIGGER_AT = 4  # where in the line (AT_*)
 CHOSEN_SIZE = 5
 
 
@@ -201,7 +201,7 @@ def choose_line(board, state, base, cell, life, opp_life, charges, probs, values
     """Score every line (``_lines.enumerate_lines``) in lives and write the best into
     ``chosen`` (C_* slots; ``lines`` holds the rows). Each line is scored holding fire and,
     when a TORPEDO is worth it, firing from its best place (before, between or after the
-    movement): damage dealt and a TRIGGER placed before or after, against the opponent's
+    movement): damage dealt and a TRIGGER placed before, between or after, against the opponent's
     answer (``_answer.opponent_answer`` from ``table``, -1: it cannot fire, weighing
     ``table_weight``; from FIRE_SILENCED too, ``silence_share`` of it), room, mine
     danger and the minefield path ahead, charges kept, stealth. ``probs``: the opponent's
@@ -279,12 +279,16 @@ def choose_line(board, state, base, cell, life, opp_life, charges, probs, values
         base_score = ending_score(board, danger, blocked_fresh if surface == 1 else blocked_kept, lines, row, after,
                                   probs, opp_cells, n_opp, n_held, coefs, seen, queue, cost, nxt, pred, npred, layer)
 
-        # TRIGGER: before the movement or after it, whichever blast is worth more and misses us.
-        trigger_value, mine_end = best_trigger(state, base, e, values, coefs[K_TRIGGER])
+        # TRIGGER: before the movement, between its two parts or after it, whichever blast is
+        # worth more and misses us where we stand then.
+        trigger_value, trigger_mine = best_trigger(state, base, e, values, coefs[K_TRIGGER])
         trigger_at = AT_END
-        trigger_mine = mine_end
         if mine_start != NO_MINE and trigger_start > trigger_value:
             trigger_value, trigger_mine, trigger_at = trigger_start, mine_start, AT_START
+        if lines[row, L_MOVE] >= 0 and lines[row, L_SIL_DIR] >= 0:
+            v, m = best_trigger(state, base, lines[row, L_MID], values, coefs[K_TRIGGER])
+            if m != NO_MINE and v > trigger_value:
+                trigger_value, trigger_mine, trigger_at = v, m, AT_MID
         base_score += trigger_value
 
         torpedo, torpedo_value, at, torpedo_from = best_torpedo(board, values, lines, row, cell, life_now, charges,
@@ -353,6 +357,8 @@ def write_line(board, cell, charges, lines, chosen, out):
         charges[TORPEDO] = 0
     silence_first = lines[row, L_ORDER] == ORDER_SILENCE_FIRST
     for part in range(2):
+        if part == 1 and mine != NO_MINE and chosen[C_TRIGGER_AT] == AT_MID:
+            n = emit_action(out, n, ACT_TRIGGER, mine % WIDTH, mine // WIDTH)
         if part == 1 and target != NO_TARGET and chosen[C_AT] == AT_MID:
             n = emit_action(out, n, ACT_TORPEDO, target % WIDTH, target // WIDTH)
             charges[TORPEDO] = 0

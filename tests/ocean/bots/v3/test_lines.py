@@ -155,6 +155,12 @@ def test_the_chosen_line_is_written_in_its_order():
     assert charges[SILENCE] == (1 if power == SILENCE else 0)
     move_first = lines[:, L_ORDER] == ORDER_MOVE_FIRST
     row = int(np.flatnonzero(move_first & (lines[:, L_MOVE] == WEST) & (lines[:, L_SIL_DIR] == -1))[0])
+    # a TRIGGER between a MOVE and its SILENCE
+    row = int(np.flatnonzero(move_first & (lines[:, L_MOVE] == WEST) & (lines[:, L_SIL_DIR] == NORTH)
+                             & (lines[:, L_SIL_STEPS] == 1))[0])
+    actions, end, _ = _write(lines, row, mine=_cell(9, 9), mine_at=AT_MID)
+    assert [a[0] for a in actions] == [ACT_MOVE, ACT_TRIGGER, ACT_SILENCE] and end == _cell(6, 6)
+    row = int(np.flatnonzero(move_first & (lines[:, L_MOVE] == WEST) & (lines[:, L_SIL_DIR] == -1))[0])
     actions, end, _ = _write(lines, row, target=_cell(4, 7), at=AT_START)
     assert actions[0] == (ACT_TORPEDO, 4, 7) and actions[1][0] == ACT_MOVE and end == _cell(6, 7)
     assert POWER_COST[TORPEDO] == 3 and ACT_SURFACE not in [a[0] for a in actions]

@@ -6,6 +6,8 @@ import io
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ocean import _rules
 from ocean import _state as S
@@ -118,6 +120,25 @@ def test_a_trigger_is_blown_before_we_move_next_to_it():
     line, chosen = _choose(cell, [mine], [cell], [0, 0, 0, 0], mines=[mine], visited=[_cell(7, 6), _cell(7, 8)],
                            coefs=_with(retaliation_weight=0.0, space_weight=0.0, wall_weight=0.0))
     assert chosen[C_TRIGGER] == mine
+
+
+@settings(max_examples=40, deadline=None)
+@given(mines=st.lists(st.integers(0, CELLS - 1), min_size=1, max_size=6, unique=True),
+       opponent=st.lists(st.integers(0, CELLS - 1), min_size=1, max_size=4, unique=True),
+       silence=st.booleans())
+def test_a_chosen_trigger_never_blows_up_where_we_stand_at_that_moment(mines, opponent, silence):
+    from ocean.bots.v3._lines import AT_END, AT_MID, L_MID
+    from ocean.tracking._kernel import blast_damage
+
+    cell = _cell(7, 7)
+    if cell in mines:
+        return
+    line, chosen = _choose(cell, opponent, [cell], [0, 0, 6 if silence else 0, 0], mines=mines)
+    mine = chosen[C_TRIGGER]
+    if mine < 0:
+        return
+    where = {AT_START: cell, AT_MID: line[L_MID], AT_END: line[L_END]}[int(chosen[C_TRIGGER_AT])]
+    assert blast_damage(where, mine % WIDTH, mine // WIDTH) == 0
 
 
 def test_a_torpedo_only_worth_firing_between_the_move_and_the_silence():

@@ -90,65 +90,37 @@ def test_each_coefficient_moves_some_decision(coefficient):
     assert moved, f"{coefficient} at its bounds changes no line in {len(seeds) * 2} games"
 
 
-_V2_SEEDS = list(range(500, 512))
+_LATER_SEEDS = list(range(500, 512))
+_base_lines: dict = {}  # policy -> its default lines on _LATER_SEEDS, played once per module
 
 
-@pytest.fixture(scope="module")
-def v2_base_lines():
-    return _lines(resolve_bot("tunable-v2"), _V2_SEEDS)
+def _default_lines(policy):
+    if policy not in _base_lines:
+        _base_lines[policy] = _lines(resolve_bot(policy), _LATER_SEEDS)
+    return _base_lines[policy]
 
 
-# A coefficient that only acts through another: the partner's value that wakes it up (v2's
-# defaults do not approach the opponent, so how far it must be before we do is moot).
-_V2_PARTNERS = {"engage_distance": {"approach_weight": 0.08}}
+# A coefficient that only acts through another: the partner's value that wakes it up (v2's and
+# v3's defaults do not approach the opponent, so how far it must be before they do is moot).
+_PARTNERS = {"engage_distance": {"approach_weight": 0.08}}
 
 
-@pytest.mark.parametrize("coefficient", C.names(C.V2))
-def test_each_v2_coefficient_moves_some_decision(coefficient, v2_base_lines):
-    c = {c.name: c for c in C.COEFFICIENTS_V2}[coefficient]
-    partner = _V2_PARTNERS.get(coefficient, {})
-    base = v2_base_lines
+@pytest.mark.parametrize("policy, coefficient", [(p, name) for p in (C.V2, C.V3) for name in C.names(p)])
+def test_each_v2_and_v3_coefficient_moves_some_decision(policy, coefficient):
+    c = {c.name: c for c in C.registry(policy)}[coefficient]
+    partner = _PARTNERS.get(coefficient, {})
+    base = _default_lines(policy)
     if partner:
-        base = _lines(BotSpec("probe", "tunable-v2", {**C.defaults(C.V2), **partner}), _V2_SEEDS)
+        base = _lines(BotSpec("probe", policy, {**C.defaults(policy), **partner}), _LATER_SEEDS)
     moved = False
     for value in (c.low, c.high):
-        params = {**C.defaults(C.V2), **partner}
+        params = {**C.defaults(policy), **partner}
         params[coefficient] = value
-        if params[coefficient] != C.defaults(C.V2)[coefficient] and \
-                _lines(BotSpec("probe", "tunable-v2", params), _V2_SEEDS) != base:
+        if params[coefficient] != C.defaults(policy)[coefficient] and \
+                _lines(BotSpec("probe", policy, params), _LATER_SEEDS) != base:
             moved = True
             break
-    assert moved, f"{coefficient} at its bounds changes no line in {len(_V2_SEEDS) * 2} games"
-
-
-_V3_SEEDS = list(range(500, 512))
-
-
-@pytest.fixture(scope="module")
-def v3_base_lines():
-    return _lines(resolve_bot("tunable-v3"), _V3_SEEDS)
-
-
-# v3's defaults do not approach the opponent either.
-_V3_PARTNERS = {"engage_distance": {"approach_weight": 0.08}}
-
-
-@pytest.mark.parametrize("coefficient", C.names(C.V3))
-def test_each_v3_coefficient_moves_some_decision(coefficient, v3_base_lines):
-    c = {c.name: c for c in C.COEFFICIENTS_V3}[coefficient]
-    partner = _V3_PARTNERS.get(coefficient, {})
-    base = v3_base_lines
-    if partner:
-        base = _lines(BotSpec("probe", "tunable-v3", {**C.defaults(C.V3), **partner}), _V3_SEEDS)
-    moved = False
-    for value in (c.low, c.high):
-        params = {**C.defaults(C.V3), **partner}
-        params[coefficient] = value
-        if params[coefficient] != C.defaults(C.V3)[coefficient] and \
-                _lines(BotSpec("probe", "tunable-v3", params), _V3_SEEDS) != base:
-            moved = True
-            break
-    assert moved, f"{coefficient} at its bounds changes no line in {len(_V3_SEEDS) * 2} games"
+    assert moved, f"{policy}: {coefficient} at its bounds changes no line in {len(_LATER_SEEDS) * 2} games"
 
 
 def test_the_v2_bot_is_a_pure_function_of_the_seeds():

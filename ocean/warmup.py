@@ -32,16 +32,19 @@ def program_is_compiled(kind: int | None = None) -> bool:
     program calls the tunable bot's and the rules' kernels directly); with ``kind``, those of
     that bot too (a plug-in bot, such as ``tunable-v3``, is compiled by ``ocean warmup --all``
     or on first use, not by ``ocean warmup``)."""
-    return _cached(_PROGRAM_KERNELS + _PLUGIN_KERNELS.get(kind, ()))
+    from ocean.bots._baselines import POLICIES
+
+    plugin = [name for name, k in POLICIES.items() if k == kind and name in _PLUGIN_KERNELS]
+    return _cached(_PROGRAM_KERNELS + (_PLUGIN_KERNELS[plugin[0]] if plugin else ()))
 
 
 # Index files of the kernels ``ocean bot`` calls; warm_up's first family writes them all.
 _PROGRAM_KERNELS = ("_tunable_v1.tunable_turn-*.nbi", "_turn.v2_turn-*.nbi", "_rules.play_line-*.nbi",
                     "_dispatch.bot_reset-*.nbi")
 _EVERY_FAMILY = _PROGRAM_KERNELS + ("_match.play_games-*.nbi", "_driver.observe_from_state-*.nbi")
-# Index files of each plug-in bot's kernels (bots/_dispatch.py), by kind.
-_PLUGIN_KERNELS = {5: ("_turn.v3_turn-*.nbi", "_observe.v3_reset-*.nbi")}
-PLUGIN_BOTS = ("tunable-v3",)  # what ``warm_up(plugins=True)`` compiles
+# Index files of each plug-in bot's kernels (bots/_dispatch.py), by policy.
+_PLUGIN_KERNELS = {"tunable-v3": ("_turn.v3_turn-*.nbi", "_observe.v3_reset-*.nbi")}
+PLUGIN_BOTS = tuple(_PLUGIN_KERNELS)  # what ``warm_up(plugins=True)`` compiles
 
 
 def _cached(patterns) -> bool:
@@ -168,8 +171,6 @@ def _replay_and_tracking() -> None:
 
 
 def _plugins() -> None:
-    import io as _io
-
     from ocean.bots import resolve_bot
     from ocean.maps import generate_map, map_rows
     from ocean.match import play_pairs
@@ -178,8 +179,8 @@ def _plugins() -> None:
     rows = map_rows(generate_map(1))
     for name in PLUGIN_BOTS:
         play_pairs(resolve_bot(name), resolve_bot("chaser"), [1])
-        run_program(resolve_bot(name), 0, stdin=_io.StringIO("15 15 0\n" + "".join(r + "\n" for r in rows)),
-                    stdout=_io.StringIO())
+        run_program(resolve_bot(name), 0, stdin=io.StringIO("15 15 0\n" + "".join(r + "\n" for r in rows)),
+                    stdout=io.StringIO())
 
 
 STEPS = (("bot program (ocean bot)", _bot_program), ("in-process games (arena, studies)", _games),

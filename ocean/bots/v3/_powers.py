@@ -12,18 +12,13 @@ import numpy as np
 from ocean._jit import kernel
 
 from ocean import _state as S
-from ocean.board import SECTOR, STEP, WATER
+from ocean.board import SECTOR, STEP, WATER, has_bit
 from ocean.bots._baselines import rand_below
 from ocean.constants import CELLS, WIDTH
 from ocean.tracking._kernel import blast_damage
 from ocean.tracking._query import lowest_bit
 
 NO_MINE = -1
-
-
-@kernel
-def _bit(words, offset, cell):
-    return (words[offset + (cell >> 6)] >> (cell & 63)) & 1
 
 
 @kernel
@@ -91,7 +86,7 @@ def lay_mine(state, board, base, end, values, flow, spacing, attack, traffic_wei
         spot = board[STEP + end * 4 + d]
         if spot < 0:
             continue
-        if _bit(state, base + S.MINES_ACTIVE, spot) or _bit(state, base + S.MINES_FRESH, spot):
+        if has_bit(state, base + S.MINES_ACTIVE, spot) or has_bit(state, base + S.MINES_FRESH, spot):
             continue
         if values[spot] >= attack:
             if not attacking or values[spot] > best:
@@ -102,7 +97,7 @@ def lay_mine(state, board, base, end, values, flow, spacing, attack, traffic_wei
             continue
         gap = 8
         for m in range(CELLS):
-            if _bit(state, base + S.MINES_ACTIVE, m) or _bit(state, base + S.MINES_FRESH, m):
+            if has_bit(state, base + S.MINES_ACTIVE, m) or has_bit(state, base + S.MINES_FRESH, m):
                 gap = min(gap, max(abs(m % WIDTH - spot % WIDTH), abs(m // WIDTH - spot // WIDTH)))
         if gap < spacing:
             continue

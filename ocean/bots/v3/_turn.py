@@ -8,7 +8,7 @@ import numpy as np
 from ocean._jit import kernel
 
 from ocean import _state as S
-from ocean.board import STEP
+from ocean.board import STEP, has_bit
 from ocean.bots._baselines import emit_action, rand_below
 from ocean.bots.coefficients import INDEX_V3
 from ocean.bots.v2._fields import NO_TARGET, best_shot, blast_values, mine_danger
@@ -219,7 +219,7 @@ def choose_line(board, state, base, cell, life, opp_life, charges, probs, values
     blocked_kept = np.zeros(CELLS, dtype=np.int64)
     blocked_fresh = np.zeros(CELLS, dtype=np.int64)
     for c in range(CELLS):
-        blocked_kept[c] = (state[base + S.VISITED + (c >> 6)] >> (c & 63)) & 1
+        blocked_kept[c] = has_bit(state, base + S.VISITED, c)
     blocked_kept[cell] = 1
     blocked_fresh[cell] = 1
     seen = np.zeros(CELLS, dtype=np.int64)

@@ -20,9 +20,9 @@ from numba.core import types  # noqa: E402
 from numba.core.errors import NumbaExperimentalFeatureWarning  # noqa: E402
 from numba.core.registry import CPUDispatcher  # noqa: E402
 
-# The games loop reaches plug-in bots through function pointers (bots/_dispatch.py), a Numba
+# The games loop reaches every bot through function pointers (bots/_slots.py), a Numba
 # feature still called experimental; its warning at every compile of the loop would only worry
-# a user who ran `ocean warmup`. The feature is pinned by the tests that play plug-in games.
+# a user who ran `ocean warmup`. The feature is pinned by the tests that play games.
 warnings.filterwarnings("ignore", message="First-class function type feature is experimental",
                         category=NumbaExperimentalFeatureWarning)
 

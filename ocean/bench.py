@@ -107,13 +107,12 @@ def _decision_times(spec, opponent, seeds: np.ndarray, cpu: list | None = None) 
     from ocean import _rules
     from ocean import _state as S
     from ocean.bots._baselines import seed_rng
-    from ocean.bots._dispatch import MEM_SIZE, bot_start, policy_reset, policy_turn
+    from ocean.bots._slots import MEM_SIZE, load_slots
     from ocean.constants import ACTION_FIELDS, MAX_LINE_ACTIONS
     from ocean.match import boards_for_seeds
 
     bots = (spec, opponent)
-    turns = [policy_turn(b.kind) for b in bots]
-    resets = [policy_reset(b.kind) for b in bots]
+    starts, resets, turns = zip(*(load_slots(b.kind) for b in bots))
     coefs = [b.vector() for b in bots]
     mems = [np.empty(MEM_SIZE, dtype=np.int64) for _ in bots]
     rngs = [np.empty(1, dtype=np.uint64) for _ in bots]
@@ -126,7 +125,7 @@ def _decision_times(spec, opponent, seeds: np.ndarray, cpu: list | None = None) 
         for p in range(2):
             seed_rng(rngs[p], np.int64(seed * 2 + p))
             resets[p](board, mems[p])
-            cells.append(bot_start(bots[p].kind, board, rngs[p]))
+            cells.append(starts[p](board, rngs[p]))
         _rules.start_game(state, board, cells[0], 0, cells[1], 0)
         while _rules.begin_turn(state):
             p = int(state[S.ACTIVE])
@@ -171,7 +170,9 @@ def run_bots_bench(*, games: int = 200, progress: bool = True) -> dict:
     from ocean.bots import panel, resolve_bot
     from ocean.match import boards_for_seeds, play_pairs
 
-    tunables = [resolve_bot("tunable"), resolve_bot("tunable-v2"), resolve_bot("tunable-v3")]
+    from ocean.bots.registry import STUDY_POLICIES
+
+    tunables = [resolve_bot(name) for name in STUDY_POLICIES]
     members = panel("default")
     figures: dict = {"games_per_bot": games}
     for tunable in tunables:  # compile or load first

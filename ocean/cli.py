@@ -11,6 +11,8 @@ from typing import Optional
 
 import typer
 
+from ocean.bots import registry
+
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Ocean of Code: the exact engine, a referee for programs, in-process games, benchmarks.")
 
@@ -172,10 +174,8 @@ def _ocean_bot_kind(command: str) -> int | None:
 
 
 def _warmup_command(kind: int | None) -> str:
-    """The warmup that compiles bot ``kind``: plug-in bots need ``--all``."""
-    from ocean.bots._dispatch import FIRST_PLUGIN
-
-    return "ocean warmup --all" if kind is not None and kind >= FIRST_PLUGIN else "ocean warmup"
+    """The warmup that compiles bot ``kind``: a policy compiled on first use needs ``--all``."""
+    return "ocean warmup --all" if kind is not None and not registry.policy_of_kind(kind).warmup else "ocean warmup"
 
 
 def _bot_spec(params: Optional[Path], name: Optional[str]):
@@ -192,7 +192,7 @@ def _bot_spec(params: Optional[Path], name: Optional[str]):
 @app.command()
 def bot(
     params: Optional[Path] = typer.Option(None, "--params", help="Coefficient file (TOML with a [coefficients] table, e.g. from `tune export`)."),
-    name: Optional[str] = typer.Option(None, "--name", help="A panel bot (hunter-v1, ...) or policy (random, chaser, tunable, tunable-v2, tunable-v3)."),
+    name: Optional[str] = typer.Option(None, "--name", help=f"A panel bot (hunter-v1, ...) or policy ({', '.join(registry.POLICIES)})."),
     seed: int = typer.Option(0, "--seed", help="Seed of the bot's randomness (start cell, ties)."),
 ) -> None:
     """Run a bot as a CodinGame program: map and turns on stdin, answers on stdout (for
@@ -417,15 +417,15 @@ def replay_command(
 
 @app.command()
 def warmup(
-    all_bots: bool = typer.Option(False, "--all", help="Also the bots compiled on first use (tunable-v3)."),
+    all_bots: bool = typer.Option(False, "--all", help=f"Also the bots compiled on first use ({', '.join(registry.FIRST_USE_POLICIES)})."),
 ) -> None:
     """Compile every kernel once (or load it from the cache): run it after installing, so the
-    first `ocean bot` answers inside CodinGame's 1000 ms first-turn limit. The v3 bot
-    compiles when a game first names it, or here with --all."""
+    first `ocean bot` answers inside CodinGame's 1000 ms first-turn limit. The bots compiled
+    on first use (the v3 bot) compile when a game first names them, or here with --all."""
     from ocean.warmup import warm_up
 
     start = time.perf_counter()
-    warm_up(log=lambda line: typer.echo(line, err=True), plugins=all_bots)
+    warm_up(log=lambda line: typer.echo(line, err=True), all_bots=all_bots)
     typer.echo(f"compiled kernels ready in {time.perf_counter() - start:.1f} s")
 
 

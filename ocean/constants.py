@@ -34,7 +34,6 @@ ACT_SILENCE = 4  # a = direction, b = steps
 ACT_MINE = 5  # a = direction
 ACT_TRIGGER = 6  # a = x, b = y
 ACT_UNKNOWN = 7  # an unknown word: disqualifies when reached
-ACTION_WORDS = ("MOVE", "SURFACE", "TORPEDO", "SONAR", "SILENCE", "MINE", "TRIGGER")
 ACTION_FIELDS = 4
 MAX_LINE_ACTIONS = 8  # each word at most once per line, MSG removed by the parser
 

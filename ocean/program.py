@@ -17,7 +17,7 @@ from ocean import _state as S
 from ocean.board import build_board
 from ocean.bots import BotSpec
 from ocean.bots._baselines import seed_rng
-from ocean.bots._dispatch import MEM_SIZE, bot_start, policy_reset, policy_turn
+from ocean.bots._slots import MEM_SIZE, load_slots
 from ocean.constants import ACTION_FIELDS, ERR_NONE, MAX_LINE_ACTIONS, POWER_COST, SONAR_NA, SONAR_NO, SONAR_YES, WIDTH
 from ocean.maps import parse_rows
 from ocean.protocol import format_line, parse_summary
@@ -32,12 +32,13 @@ def _wrap_int64(value: int) -> np.int64:
     return np.int64((value + 2**63) % 2**64 - 2**63)
 
 
-def _begin(board, kind, seed, me, rng, mem, state) -> int:
+def _begin(board, slots, seed, me, rng, mem, state) -> int:
     """Seed the bot, pick its start cell, reset its memory and the shadow state (the same
     kernels, in the same order, as a compiled game's start)."""
+    start_kernel, reset_kernel, _ = slots
     seed_rng(rng, _wrap_int64(int(seed) * 2 + me))
-    start = int(bot_start(kind, board, rng))
-    policy_reset(kind)(board, mem)
+    start = int(start_kernel(board, rng))
+    reset_kernel(board, mem)
     _rules.start_game(state, board, start, ERR_NONE, start, ERR_NONE)
     opp = _player_base(1 - me)
     state[opp + S.CELL] = _FAR
@@ -45,9 +46,9 @@ def _begin(board, kind, seed, me, rng, mem, state) -> int:
     return start
 
 
-def _turn(kind, state, board, me, mem, rng, out, coefs, no_trace) -> int:
+def _turn(slots, state, board, me, mem, rng, out, coefs, no_trace) -> int:
     """One decision on the shadow, then our line played on it as the referee will."""
-    n = int(policy_turn(kind)(state, board, me, mem, rng, out, coefs))
+    n = int(slots[2](state, board, me, mem, rng, out, coefs))
     state[S.END] = 0
     state[S.ACTIONS] = 0
     state[_player_base(1 - me) + S.CELL] = _FAR
@@ -98,6 +99,7 @@ class TextBot:
         self.spec = spec
         self.seed = int(seed)
         self.kind = spec.kind
+        self.slots = load_slots(self.kind)  # the kernels the games loop calls, compiled or loaded now
         self.coefs = spec.vector()
         self.mem = np.empty(MEM_SIZE, dtype=np.int64)
         self.state = np.zeros(S.STATE_SIZE, dtype=np.int64)
@@ -114,17 +116,17 @@ class TextBot:
         rows = [line.rstrip("\r\n") for line in init_lines[1:1 + height]]
         self.board = build_board(parse_rows(rows))
         if warm:
-            start = _begin(self.board, self.kind, np.int64(self.seed), self.me, self.rng, self.mem, self.state)
+            start = _begin(self.board, self.slots, np.int64(self.seed), self.me, self.rng, self.mem, self.state)
             _read_turn(self.state, self.me, [f"{start % WIDTH} {start // WIDTH} 6 6 3 4 6 3", "NA", "NA"])
-            _turn(self.kind, self.state, self.board, self.me, self.mem, self.rng, self.out, self.coefs,
+            _turn(self.slots, self.state, self.board, self.me, self.mem, self.rng, self.out, self.coefs,
                   self.no_trace)
-        start = _begin(self.board, self.kind, np.int64(self.seed), self.me, self.rng, self.mem, self.state)
+        start = _begin(self.board, self.slots, np.int64(self.seed), self.me, self.rng, self.mem, self.state)
         return f"{start % WIDTH} {start // WIDTH}"
 
     def turn(self, lines: list[str]) -> str:
         """The answer to one turn's three input lines."""
         _read_turn(self.state, self.me, lines)
-        n = _turn(self.kind, self.state, self.board, self.me, self.mem, self.rng, self.out, self.coefs,
+        n = _turn(self.slots, self.state, self.board, self.me, self.mem, self.rng, self.out, self.coefs,
                   self.no_trace)
         return format_line(self.out, n)
 

@@ -2,20 +2,26 @@
 after installing, so that the first ``ocean bot`` answers inside CodinGame's 1000 ms and no
 command pays for compilation in the middle of its work.
 
+What it compiles comes from the bot registry (``bots.registry``): the rules, the trackers,
+the one games loop (which holds no bot: every bot plays through its function-pointer slots)
+and the slot kernels of every policy marked ``warmup``; with ``--all`` the policies compiled
+on first use too (``FIRST_USE_POLICIES``).
+
 Where a cold compile goes (Numba compiles each kernel into a library of its own and links
 every kernel it calls into it, so a caller re-optimises and re-generates the machine code
-of everything below it): the tracker's update, the tunable bot's turn (which feeds three
-trackers), the rules' ``play_line`` and the one loop over in-process games
-(``_match.play_games``, which holds all of them) are the big ones; the rest are small.
-On an empty cache the work is split over two processes: this one compiles the tunable
-bot's small helpers, then the longest chain (tracker update, then the tunable bot's turn),
+of everything below it): the tracker's update, the tunable bots' turns (which feed three
+trackers each) and the rules' ``play_line`` are the big ones; the rest are small. On an
+empty cache the work is split over two processes: this one compiles the v1 bot's small
+helpers, the trackers' update and every second tunable bot's turn, then maps and boards,
 while a helper process compiles the tracker's steps (which that update needs next), the
-rules, the other policies and the maps; then this one compiles
-the games loop and runs every family, loading the rest from the cache. Both processes write the same cache folder (Numba's cache is safe
-for concurrent writers; a kernel compiled twice is only time lost).
+rules, the games loop, the first tunable bot's turn and the small slot kernels; then this
+one runs every family, loading what the other compiled from the cache. Both processes write
+the same cache folder (Numba's cache is safe for concurrent writers; a kernel compiled twice
+is only time lost).
 """
 from __future__ import annotations
 
+import importlib.util
 import io
 import os
 import subprocess
@@ -24,27 +30,44 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from ocean.bots import registry
+
 __all__ = ["warm_up", "program_is_compiled"]
 
 
 def program_is_compiled(kind: int | None = None) -> bool:
-    """True if ``ocean bot``'s kernels are in the cache of this version of the package (the
-    program calls the tunable bot's and the rules' kernels directly); with ``kind``, those of
-    that bot too (a plug-in bot, such as ``tunable-v3``, is compiled by ``ocean warmup --all``
-    or on first use, not by ``ocean warmup``)."""
-    from ocean.bots._baselines import POLICIES
+    """True if ``ocean bot``'s kernels are in the cache of this version of the package: the
+    rules' and the three slot kernels of policy ``kind`` (``bots.registry``), or with no kind
+    those of every policy ``ocean warmup`` compiles. A policy compiled on first use (such as
+    ``tunable-v3``) is compiled by ``ocean warmup --all`` or its first game, not by ``ocean
+    warmup``."""
+    policies = ([registry.policy_of_kind(kind)] if kind is not None else
+                [registry.policy(name) for name in registry.WARMUP_POLICIES])
+    return _cached(_PROGRAM_KERNELS + _slot_patterns(policies))
 
-    plugin = [name for name, k in POLICIES.items() if k == kind and name in _PLUGIN_KERNELS]
-    return _cached(_PROGRAM_KERNELS + (_PLUGIN_KERNELS[plugin[0]] if plugin else ()))
+
+def _index_pattern(reference: str) -> str:
+    """The name of the index file Numba's cache writes for the kernel a ``"module:function"``
+    reference names (its file's name, the function, its line), found without importing it."""
+    module, _, function = reference.partition(":")
+    return f"{Path(importlib.util.find_spec(module).origin).stem}.{function}-*.nbi"
 
 
-# Index files of the kernels ``ocean bot`` calls; warm_up's first family writes them all.
-_PROGRAM_KERNELS = ("_tunable_v1.tunable_turn-*.nbi", "_turn.v2_turn-*.nbi", "_rules.play_line-*.nbi",
-                    "_dispatch.bot_reset-*.nbi")
-_EVERY_FAMILY = _PROGRAM_KERNELS + ("_match.play_games-*.nbi", "_driver.observe_from_state-*.nbi")
-# Index files of each plug-in bot's kernels (bots/_dispatch.py), by policy.
-_PLUGIN_KERNELS = {"tunable-v3": ("_turn.v3_turn-*.nbi", "_observe.v3_reset-*.nbi")}
-PLUGIN_BOTS = tuple(_PLUGIN_KERNELS)  # what ``warm_up(plugins=True)`` compiles
+def _slot_patterns(policies) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(_index_pattern(ref) for p in policies for ref in (p.start, p.reset, p.turn)))
+
+
+# Index files of the rules' kernels ``ocean bot`` calls beside its bot's.
+_PROGRAM_KERNELS = ("_rules.play_line-*.nbi", "_rules.start_game-*.nbi")
+_LOOP_KERNELS = ("_match.play_games-*.nbi", "_driver.observe_from_state-*.nbi")
+
+
+def _compiled_policies(all_bots: bool) -> tuple[str, ...]:
+    return registry.WARMUP_POLICIES + (registry.FIRST_USE_POLICIES if all_bots else ())
+
+
+def _every_family(all_bots: bool = False) -> tuple[str, ...]:
+    return _PROGRAM_KERNELS + _LOOP_KERNELS + _slot_patterns([registry.policy(n) for n in _compiled_policies(all_bots)])
 
 
 def _cached(patterns) -> bool:
@@ -63,18 +86,39 @@ def _types():
             T.Array(T.float64, 1, "C"), T.Array(T.uint64, 1, "C"))
 
 
-# Signatures are those of the calls in the compiled callers (tests/ocean/test_warmup.py
-# checks that each is the one really used).
+def _slot_kernels(names) -> tuple[list, list]:
+    """(kernel, slot signature) of the policies ``names``, each kernel once, as the games loop
+    and ``ocean bot`` compile them (``bots._slots``), in two lists: the turns of the policies
+    that read coefficients (the long chains of kernels, seconds each), and the rest (starts,
+    resets, the baselines' turns: small)."""
+    from ocean.bots import _slots
 
-def _main_chain() -> list:
-    """Compiled in this process: the tunable bot's small helpers (while the helper process
+    turns, rest, seen = [], [], set()
+    for name in names:
+        entry = registry.policy(name)
+        for kernel, signature in zip(entry.kernels(), _slots.SIGNATURES):
+            if id(kernel) not in seen:
+                seen.add(id(kernel))
+                (turns if signature is _slots.TURN_SIGNATURE and entry.tunable else rest).append((kernel, signature))
+    return turns, rest
+
+
+# Signatures are those of the calls in the compiled callers (tests/ocean/test_warmup.py
+# checks that each is the one really used). The tunable bots' turns are dealt to the two
+# processes in turn, the helper's first: on 2026-11-26 the v1 turn took 4.4 s of CPU, the v2
+# turn 12.2 s, so the helper's tracker steps, rules, games loop, v1 turn and small kernels
+# (about 20 s) run beside this process's helpers, tracker update and v2 turn (about 18 s).
+
+def _main_chain(all_bots: bool = False) -> list:
+    """Compiled in this process: the v1 bot's small helpers (while the helper process
     compiles the tracker's steps), then the longest chain of kernels that call one another:
-    the trackers' update, then the tunable bot's turn."""
-    from ocean.bots import _baselines as B, _dispatch, _tunable_v1 as U
-    from ocean.bots.v2 import _turn as U2
+    the trackers' update, then every other tunable bot's turn (the helper process compiles
+    the first, the third...)."""
+    from ocean.bots import _baselines as B, _tunable_v1 as U
     from ocean.tracking import _driver, _query
 
     i, f, b, a1, a2, f1, u1 = _types()
+    turns, _ = _slot_kernels(_compiled_policies(all_bots))
     return [
         (B.rand_below, (u1, i)), (B.emit_action, (a2, i, i, i, i)),
         (_query.cell_probabilities, (a1, f1)), (_query.mine_probabilities, (a1, a1, f1, f1)),
@@ -84,32 +128,31 @@ def _main_chain() -> list:
         (U._power_to_charge, (a1, f)), (U._trigger, (a1, a1, i, i, i, f1, f1, a2, i)),
         (U._mine, (a1, a1, i, i, f1, u1, a2, i)), (U._sonar, (a1, f1, i, f1, a2, i)),
         (_driver.observe_from_state, (a1, a1, a1, a1, i)),
-        (U.tunable_turn, (a1, a1, i, a1, u1, a2, f1)),
-        (U2.v2_turn, (a1, a1, i, a1, u1, a2, f1)),  # the v2 bot: its stages compile with it
-        # then a share of what the helper process would do last
-        (_dispatch.bot_start, (i, a1, u1)), (_dispatch.bot_reset, (i, a1, a1)),
+    ] + turns[1::2] + [
         (_driver.truth_of, (a1, a1, a1, i)), (_query.candidate_cells, (a1, a1)),
     ]
 
 
-def _side_kernels() -> list:
+def _side_kernels(all_bots: bool = False) -> list:
     """Compiled in the helper process: the tracker's steps first (the update in
-    ``_main_chain`` needs them next), then what only the games loop and the families need:
-    the rules, the other policies (then, in ``_side``, maps and boards)."""
-    from ocean import _rules
+    ``_main_chain`` needs them next), the rules and the games loop, then the first tunable
+    bot's turn (its helpers and the trackers' update are compiled by then), the small slot
+    kernels, and every other tunable bot's turn after the first."""
+    from ocean import _match, _rules
     from ocean.bots import _baselines as B
     from ocean.tracking import _kernel as K
 
     i, f, b, a1, a2, f1, u1 = _types()
+    turns, rest = _slot_kernels(_compiled_policies(all_bots))
     return [
         (K.reset_tracker, (a1, a1)), (K.copy_states, (a1, a1)), (K._dedup, (a1, a2, i, a2, b)),
         (K._collapse, (a1, a2, i)), (K._silence, (a1, a1, i)), (K._surface, (a1, a1, i, i)),
         (K._move, (a2, a1, i, i)), (K._own_blast, (a2, i, i, i)), (K._own_sonar, (a2, a1, i, i, i)),
         (K._torpedo, (a2, a1, i, i, i, b)), (K._trigger, (a2, a1, i, i, i, b)), (K._mine, (a2, i)),
         (K._life, (a2, i, i, i)), (K._off_mines, (a2, i, a1)),
-        (_rules.play_line, (a1, a1, a2, i, a2)), (_rules.start_game, (a1, a1, i, i, i, i)),
-        (B.chaser_turn, (a1, a1, i, a1, u1, a2)), (B.seed_rng, (u1, i)),
-    ]
+        (_rules.play_line, (a1, a1, a2, i, a2)), (_rules.start_game, (a1, a1, i, i, i, i)), (B.seed_rng, (u1, i)),
+        (_match.play_games, _match.GAMES_SIGNATURE),
+    ] + turns[:1] + rest + turns[2::2]
 
 
 def _compile(kernels: list) -> None:
@@ -117,16 +160,21 @@ def _compile(kernels: list) -> None:
         dispatcher.compile(signature)
 
 
-def _side() -> None:
-    """The helper process's share (``python -c``): its kernels, then maps and boards."""
+def _main(all_bots: bool) -> None:
+    """This process's share: its kernels, then maps and boards."""
     from ocean.board import build_board
     from ocean.maps import generate_map
 
-    _compile(_side_kernels())
+    _compile(_main_chain(all_bots))
     build_board(generate_map(1))
 
 
-def _start_side() -> subprocess.Popen | None:
+def _side(all_bots: bool = False) -> None:
+    """The helper process's share (``python -c``)."""
+    _compile(_side_kernels(all_bots))
+
+
+def _start_side(all_bots: bool) -> subprocess.Popen | None:
     """Start the helper process on the same package and cache folder as this one."""
     import numba
 
@@ -139,7 +187,7 @@ def _start_side() -> subprocess.Popen | None:
     # configure_cache() puts the folder of this source digest under NUMBA_CACHE_DIR.
     env["NUMBA_CACHE_DIR"] = str(Path(numba.config.CACHE_DIR).parent)
     try:
-        return subprocess.Popen([sys.executable, "-c", "from ocean.warmup import _side; _side()"], env=env,
+        return subprocess.Popen([sys.executable, "-c", f"from ocean.warmup import _side; _side({all_bots})"], env=env,
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     except OSError:
         return None  # then everything compiles here, only slower
@@ -156,10 +204,13 @@ def _bot_program() -> None:
 
 
 def _games() -> None:
+    """A game pair of each policy ``ocean warmup`` compiles (their kernels are loaded into
+    the one games loop through its slots; compiled here if no helper process did)."""
     from ocean.bots import resolve_bot
     from ocean.match import play_pairs
 
-    play_pairs(resolve_bot("tunable"), resolve_bot("chaser"), [1])
+    for name in registry.WARMUP_POLICIES:
+        play_pairs(resolve_bot(name), resolve_bot("chaser"), [1])
 
 
 def _replay_and_tracking() -> None:
@@ -170,14 +221,14 @@ def _replay_and_tracking() -> None:
     track_replay(data)
 
 
-def _plugins() -> None:
+def _first_use_bots() -> None:
     from ocean.bots import resolve_bot
     from ocean.maps import generate_map, map_rows
     from ocean.match import play_pairs
     from ocean.program import run_program
 
     rows = map_rows(generate_map(1))
-    for name in PLUGIN_BOTS:
+    for name in registry.FIRST_USE_POLICIES:
         play_pairs(resolve_bot(name), resolve_bot("chaser"), [1])
         run_program(resolve_bot(name), 0, stdin=io.StringIO("15 15 0\n" + "".join(r + "\n" for r in rows)),
                     stdout=io.StringIO())
@@ -185,21 +236,22 @@ def _plugins() -> None:
 
 STEPS = (("bot program (ocean bot)", _bot_program), ("in-process games (arena, studies)", _games),
          ("replays and tracking", _replay_and_tracking))
-PLUGIN_STEP = (f"bots compiled on first use ({', '.join(PLUGIN_BOTS)})", _plugins)
+FIRST_USE_STEP = (f"bots compiled on first use ({', '.join(registry.FIRST_USE_POLICIES)})", _first_use_bots)
 
 
 def warm_up(log: Callable[[str], None] = lambda line: None, *, processes: int = 2,
-            plugins: bool = False) -> dict[str, float]:
+            all_bots: bool = False) -> dict[str, float]:
     """Compile or load every kernel family; seconds spent per family. On an empty cache with
     ``processes`` 2, the longest chain of kernels compiles here while a helper process
-    compiles the rest (first entry of the result: ``parallel compile``). ``plugins``: the
-    plug-in bots too (``PLUGIN_BOTS``), which otherwise compile when a game first names them."""
+    compiles the rest (first entry of the result: ``parallel compile``). ``all_bots``: the
+    policies compiled on first use too (``FIRST_USE_POLICIES``), which otherwise compile when
+    a game first names them."""
     spent = {}
-    if processes > 1 and not _cached(_EVERY_FAMILY):
+    if processes > 1 and not _cached(_every_family(all_bots)):
         start = time.perf_counter()
-        side = _start_side()
+        side = _start_side(all_bots)
         try:
-            _compile(_main_chain())
+            _main(all_bots)
         except BaseException:
             if side is not None:
                 side.kill()
@@ -209,7 +261,7 @@ def warm_up(log: Callable[[str], None] = lambda line: None, *, processes: int = 
             side.wait()
         spent["parallel compile"] = round(time.perf_counter() - start, 2)
         log(f"parallel compile (2 processes): {spent['parallel compile']:.1f} s")
-    for name, step in STEPS + ((PLUGIN_STEP,) if plugins else ()):
+    for name, step in STEPS + ((FIRST_USE_STEP,) if all_bots else ()):
         start = time.perf_counter()
         step()
         spent[name] = round(time.perf_counter() - start, 2)

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 
 from ocean.bots import coefficients as registry
 from ocean.bots.external import RESERVED, ProgramSpec, absolute_cwd
+from ocean.bots.registry import STUDY_POLICIES
 from tuning.errors import SpecError
 
 __all__ = ["SeedRange", "SamplerSpec", "SearchRange", "PruningSpec", "ValidationSpec", "ProgramBot", "StudySpec",
@@ -161,7 +162,7 @@ class StudySpec(_Strict):
     bot: ProgramBot | None = None  # an external program to tune; None: the in-process tunable bot
     # Which in-process tunable bot (ignored with a [bot] table). A stored study without it tunes
     # the v1 bot, as it always did.
-    policy: Literal["tunable", "tunable-v2", "tunable-v3"] = "tunable"
+    policy: str = "tunable"  # one of the bot registry's STUDY_POLICIES
     timeout_scale: float = Field(1.0, gt=0.0, le=100.0)  # CodinGame's time limits x this, for programs
     n_trials: int = Field(ge=1)
     trials_in_flight: int = Field(2, ge=1)
@@ -182,6 +183,13 @@ class StudySpec(_Strict):
             return value
         raise ValueError('use a whole number of maps per batch (1 or more), or "auto" (a batch of about '
                          'a second of a worker\'s time, from the measured game speed)')
+
+    @field_validator("policy")
+    @classmethod
+    def _policy(cls, value: str) -> str:
+        if value not in STUDY_POLICIES:
+            raise ValueError(f"input should be {', '.join(map(repr, STUDY_POLICIES[:-1]))} or {STUDY_POLICIES[-1]!r}")
+        return value
 
     @field_validator("name")
     @classmethod

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from ocean.bots import coefficients
-from ocean.bots._baselines import POLICIES
+from ocean.bots.registry import POLICIES
 from ocean.bots.external import ProgramSpec
 from ocean.bots.panel import latest_version, panel_bots, panel_members
 

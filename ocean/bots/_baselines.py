@@ -3,7 +3,8 @@
 A bot sees only what a CodinGame program sees: its own state, its sonar answer and the
 opponent's summary line (read from the state's summary block, never the opponent's cell).
 Each bot keeps its memory in an int64 array ``mem`` and draws randomness from ``rng``
-(uint64[1], xorshift64*), so a game is a pure function of its seeds.
+(uint64[1], xorshift64*), so a game is a pure function of its seeds. Both are frozen
+(``bots.registry``): panel members ``random-v1`` and ``chaser-v1`` play them.
 """
 import numpy as np
 
@@ -17,23 +18,7 @@ from ocean.constants import (
     ERR_NONE, MINE, SILENCE, SONAR, TORPEDO, WIDTH,
 )
 
-BOT_RANDOM = 0
-BOT_CHASER = 1
-BOT_TUNABLE_V1 = 2  # the tunable bot as frozen in panel v1: starts on any water cell
-BOT_TUNABLE = 3  # the tunable bot: starts in the largest body of water (bots/_tunable_v1.py, frozen)
-BOT_TUNABLE_V2 = 4  # the v2 tunable bot: the winner's search as stages (bots/v2/)
-BOT_TUNABLE_V3 = 5  # the v3 tunable bot (bots/v3/): a plug-in, compiled on first use (bots/_dispatch.py)
-# Policy names as users write them (panels.toml, --p0, ...) -> kernel ids, in one place.
-POLICIES = {
-    "random": BOT_RANDOM,  # a random legal line every turn
-    "chaser": BOT_CHASER,  # moves towards the opponent's likely cells and fires at them
-    "tunable": BOT_TUNABLE,  # scores every sensible line with the coefficients (bots/_tunable_v1.py, frozen)
-    "tunable-v1": BOT_TUNABLE_V1,  # the same, but starting on any water cell, as frozen in panel v1
-    "tunable-v2": BOT_TUNABLE_V2,  # the v2 search: minefield paths, kill shots, life lead (bots/v2/)
-    "tunable-v3": BOT_TUNABLE_V3,  # the v3 search: the opponent's answer and ours, duels (bots/v3/)
-}
-TUNABLE_POLICIES = ("tunable", "tunable-v1", "tunable-v2", "tunable-v3")  # the policies that read coefficients
-MEM_SIZE = 2 * CELLS + 8
+BASELINE_MEM = 2 * CELLS + 8  # words of memory the baselines use (the chaser's layout below)
 
 # Chaser memory: candidate opponent cells (1/0) at [0, CELLS), scratch at [CELLS, 2*CELLS),
 # the sector of our last SONAR at _LAST_SONAR.

@@ -3,8 +3,9 @@ bounds, scales and meaning, and their TOML files.
 
 One registry per generation of the tunable bot: ``COEFFICIENTS`` (the v1 bot, policies
 ``tunable`` and ``tunable-v1``; frozen with it), ``COEFFICIENTS_V2`` (policy ``tunable-v2``;
-frozen with it) and ``COEFFICIENTS_V3`` (policy ``tunable-v3``). Functions take ``policy``
-(default: the v1 bot). A coefficient set is handed
+frozen with it) and ``COEFFICIENTS_V3`` (policy ``tunable-v3``); the bot registry
+(``bots.registry``) says which policy reads which, so a new bot's registry may live in its
+own package. Functions take ``policy`` (default: the v1 bot). A coefficient set is handed
 to compiled code as a float64 vector in registry order, padded with zeros to ``VECTOR_SIZE``
 so both players' vectors stack whatever their bots (``vector``); everything user-facing
 speaks in names. A coefficient file says which bot it was tuned for (``bot = "tunable-v2"``);
@@ -20,10 +21,12 @@ from typing import Mapping
 
 import numpy as np
 
+from ocean.bots import registry as _policies
+
 __all__ = ["Coefficient", "COEFFICIENTS", "COEFFICIENTS_V2", "COEFFICIENTS_V3", "NAMES", "ParamsError", "V1", "V2", "V3",
            "TUNABLE_BOTS",
            "VECTOR_SIZE", "registry", "names", "defaults", "validate", "toml_value", "coefficient_line", "vector",
-           "from_vector", "load_params", "read_params_file", "save_params", "params_toml"]
+           "read_params_file", "save_params", "params_toml"]
 
 V1 = "tunable"  # the policy a coefficient file without a ``bot`` key plays (the frozen v1 bot)
 V2 = "tunable-v2"
@@ -90,7 +93,6 @@ COEFFICIENTS: tuple[Coefficient, ...] = (
 )
 
 NAMES: tuple[str, ...] = tuple(c.name for c in COEFFICIENTS)
-_BY_NAME = {c.name: c for c in COEFFICIENTS}
 INDEX = {name: i for i, name in enumerate(NAMES)}  # the frozen v1 bot's slots
 
 # v2's own defaults for the numbers it shares with v1, chosen with those of the new coefficients
@@ -182,16 +184,14 @@ COEFFICIENTS_V3: tuple[Coefficient, ...] = tuple(c for c in COEFFICIENTS_V2 if c
 )
 assert max(len(COEFFICIENTS), len(COEFFICIENTS_V2), len(COEFFICIENTS_V3)) <= VECTOR_SIZE
 INDEX_V3 = {c.name: i for i, c in enumerate(COEFFICIENTS_V3)}  # the v3 bot's slots
-_REGISTRIES = {V1: COEFFICIENTS, "tunable-v1": COEFFICIENTS, V2: COEFFICIENTS_V2, V3: COEFFICIENTS_V3}
-TUNABLE_BOTS: tuple[str, ...] = tuple(_REGISTRIES)  # the policies that read coefficients
+TUNABLE_BOTS: tuple[str, ...] = _policies.TUNABLE_POLICIES  # the policies that read coefficients
 
 
 def registry(policy: str = V1) -> tuple[Coefficient, ...]:
     """The coefficients of a tunable policy, in vector order."""
-    try:
-        return _REGISTRIES[policy]
-    except KeyError:
-        raise ParamsError(f"bot {policy!r} reads no coefficients; tunable bots: {', '.join(_REGISTRIES)}") from None
+    if policy not in TUNABLE_BOTS:
+        raise ParamsError(f"bot {policy!r} reads no coefficients; tunable bots: {', '.join(TUNABLE_BOTS)}")
+    return _policies.policy(policy).coefficient_registry()
 
 
 def names(policy: str = V1) -> tuple[str, ...]:
@@ -252,19 +252,6 @@ def vector(values: Mapping[str, float] | None = None, policy: str = V1) -> np.nd
     return vec
 
 
-def from_vector(vec: np.ndarray, policy: str = V1) -> dict[str, float]:
-    """Names for a vector in registry order."""
-    coefs = registry(policy)
-    if len(vec) != VECTOR_SIZE:
-        raise ParamsError(f"a coefficient vector has {VECTOR_SIZE} entries, got {len(vec)}")
-    return {c.name: (int(v) if c.integer else float(v)) for c, v in zip(coefs, vec)}
-
-
-def load_params(path: str | Path) -> dict[str, float]:
-    """Read a coefficient file's coefficients (see ``read_params_file``)."""
-    return read_params_file(path)[1]
-
-
 def read_params_file(path: str | Path) -> tuple[str, dict[str, float]]:
     """Read a coefficient file: (the bot it was tuned for, its coefficients). The file holds
     ``bot = "..."`` (none: the v1 bot, ``tunable``) and a ``[coefficients]`` table with every
@@ -281,9 +268,9 @@ def read_params_file(path: str | Path) -> tuple[str, dict[str, float]]:
     if not isinstance(table, dict):
         raise ParamsError(f"{path}: no [coefficients] table; write one line 'name = value' per coefficient under it")
     policy = data.get("bot", V1)
-    if policy not in _REGISTRIES:
+    if policy not in TUNABLE_BOTS:
         raise ParamsError(f"{path}: bot = {policy!r} is not a tunable bot; write one of "
-                          f"{', '.join(map(repr, _REGISTRIES))} (no bot line: a v1 file, {V1!r})")
+                          f"{', '.join(map(repr, TUNABLE_BOTS))} (no bot line: a v1 file, {V1!r})")
     return policy, validate(table, where=str(path), policy=policy)
 
 

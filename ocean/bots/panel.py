@@ -12,7 +12,7 @@ from importlib import resources
 from pathlib import Path
 
 from ocean.bots import coefficients
-from ocean.bots._baselines import POLICIES, TUNABLE_POLICIES
+from ocean.bots.registry import POLICIES, TUNABLE_POLICIES
 from ocean.bots.external import GAME_SEED, ProgramSpec
 
 __all__ = ["PanelBot", "BUILTIN", "panel_file_text", "user_panel_path", "panel_bots", "panel_names",

@@ -93,18 +93,6 @@ def copy_states(src, dst):
 
 
 @kernel
-def _keep_if(states, n, keep):
-    """Compact rows whose ``keep`` flag is set; returns the new count."""
-    k = 0
-    for i in range(n):
-        if keep[i]:
-            if k != i:
-                copy_into(states[k], states[i])
-            k += 1
-    return k
-
-
-@kernel
 def _hash(row):
     h = np.uint64(row[F_CELL]) * _M2
     for w in range(4):

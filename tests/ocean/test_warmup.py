@@ -11,7 +11,8 @@ import pytest
 
 _CHECK = """
 import json
-from ocean.warmup import _main_chain, _side_kernels, warm_up
+from ocean.bots.registry import FIRST_USE_POLICIES
+from ocean.warmup import _main_chain, _side_kernels, _slot_kernels, warm_up
 
 def _text(sig):
     return str(tuple(getattr(sig, "args", sig)))
@@ -21,14 +22,15 @@ from ocean.bots import resolve_bot
 from ocean.warmup import program_is_compiled
 
 v3 = resolve_bot("tunable-v3").kind
-plugin_before = program_is_compiled(v3)
-plugins = warm_up(plugins=True)
-plugin_after = program_is_compiled(v3)
+first_use_before = program_is_compiled(v3)
+all_bots = warm_up(all_bots=True)
+first_use_after = program_is_compiled(v3)
 kernels = []
-for d, sig in _main_chain() + _side_kernels():
-    cached = sorted({_text(key[0]) for key in d._cache._cache_file._load_index()})
+later = [k for kernels in _slot_kernels(FIRST_USE_POLICIES) for k in kernels]
+for d, sig in _main_chain() + _side_kernels() + later:
+    cached = sorted(_text(key[0]) for key in d._cache._cache_file._load_index())
     kernels.append([d.py_func.__qualname__, [_text(s) for s in d.signatures], cached, _text(sig)])
-print(json.dumps({"spent": spent, "kernels": kernels, "plugin": [plugin_before, plugin_after], "plugins": plugins}))
+print(json.dumps({"spent": spent, "kernels": kernels, "first_use": [first_use_before, first_use_after], "all_bots": all_bots}))
 """
 
 
@@ -38,15 +40,16 @@ def test_an_empty_cache_compiles_in_two_processes_the_signatures_the_callers_use
     out = subprocess.run([sys.executable, "-c", _CHECK], capture_output=True, text=True, check=True, env=env)
     report = json.loads(out.stdout.splitlines()[-1])
     assert "parallel compile" in report["spent"]
-    # The v3 bot (a plug-in) is not part of the cold compile; ``warm_up(plugins=True)`` adds it.
-    assert report["plugin"] == [False, True]
-    assert any(name.startswith("bots compiled on first use") for name in report["plugins"])
+    # The v3 bot (compiled on first use) is not part of the cold compile; ``warm_up(all_bots=True)`` adds it.
+    assert report["first_use"] == [False, True]
+    assert any(name.startswith("bots compiled on first use") for name in report["all_bots"])
     # Both processes wrote the one folder of this source digest, nothing beside it.
     assert [p.name for p in tmp_path.iterdir()] == ["cache"]
     assert len(list((tmp_path / "cache").iterdir())) == 1
     for name, used, cached, named in report["kernels"]:
-        # Compiled by either process at the named signature only (a caller typed with
-        # another one would have compiled and cached that one too) ...
+        # Compiled by either process at the named signature only, once (a caller typed with
+        # another one would have compiled and cached that one too; a slot kernel asked for
+        # by its argument types alone, beside the slot's full signature, would be twice) ...
         assert cached == [named], (name, cached, named)
         # ... and, where this process called or linked it, at that signature.
         assert used in ([], [named]), (name, used, named)

@@ -67,7 +67,7 @@ def test_launch_status_resume_validate_export_end_to_end(tmp_path, ray_cluster, 
     assert status["best"]["validated"] and status["games"]["validate"] == 2 * 2 * 4
 
     _tune("export", "tiny", "--out", "best.toml", cwd=tmp_path)
-    exported = coefficients.load_params(tmp_path / "best.toml")
+    exported = coefficients.read_params_file(tmp_path / "best.toml")[1]
     assert exported == coefficients.validate(status["best"]["params"])
     text = (tmp_path / "best.toml").read_text()
     assert 'study = "tiny"' in text and f"trial = {status['best']['trial']}" in text and "validated_low" in text

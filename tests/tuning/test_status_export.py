@@ -62,7 +62,7 @@ def test_exports_round_trip_with_provenance(ran, tmp_path):
     assert prov["package_version"] and prov["git_commit"]
     path = tmp_path / "best.toml"
     path.write_text(render(values, prov, "toml"))
-    assert coefficients.load_params(path) == coefficients.validate(values)
+    assert coefficients.read_params_file(path)[1] == coefficients.validate(values)
     data = json.loads(render(values, prov, "json"))
     assert data["coefficients"]["mine_spacing"] == 4 and data["provenance"]["trial"] == number
     header = render(values, prov, "cpp")

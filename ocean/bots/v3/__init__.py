@@ -1,6 +1,6 @@
 """The v3 tunable bot (policy ``tunable-v3``): v2's search with step 3 of the winner's search
 (seed 000) made exact — the opponent's answer from where it can fire, with the charges it
-can have — and our answer to its answer. A plug-in (``bots._dispatch``): compiled when a game
+can have — and our answer to its answer. Compiled on first use (``bots.registry``): when a game
 first names it, never by ``ocean warmup`` alone (``ocean warmup --all`` compiles it too).
 
 Stages, each a compiled kernel a test calls on a hand-built board:

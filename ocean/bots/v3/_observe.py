@@ -20,7 +20,7 @@ __all__ = ["V3_MEM", "M_OPP_CHARGE", "M_OPP_SILENCE_CHARGE", "M_TABLES", "v3_res
 @kernel
 def v3_reset(board, mem):
     """Fresh memory for a game (v2's reset zeroes the whole header, v3's words too) and the
-    map's answer tables. Returns 0 (the plug-in signature of ``bots._dispatch``)."""
+    map's answer tables. Returns 0 (the reset slot's signature, ``bots._slots``)."""
     v2_reset(board, mem)
     build_answer_tables(board, mem[M_TABLES:M_TABLES + TABLES_SIZE])
     return 0

@@ -6,6 +6,17 @@ import pytest
 from ocean.bots import coefficients as C
 
 
+def _load_params(path):
+    """A coefficient file's coefficients, without the bot it names."""
+    return C.read_params_file(path)[1]
+
+
+def _from_vector(vec, policy=C.V1):
+    """Names for a vector in registry order: the inverse of ``C.vector``."""
+    assert len(vec) == C.VECTOR_SIZE
+    return {c.name: (int(v) if c.integer else float(v)) for c, v in zip(C.registry(policy), vec)}
+
+
 @pytest.mark.parametrize("policy", [C.V1, C.V2])
 def test_registry_entries_are_sane(policy):
     names = C.names(policy)
@@ -27,10 +38,10 @@ def test_save_and_load_round_trip_exactly(tmp_path):
     values = {c.name: c.low + (c.high - c.low) / 3 if not c.integer else int(c.high) for c in C.COEFFICIENTS}
     path = tmp_path / "bot.toml"
     C.save_params(values, path, provenance={"study": "x \"quoted\"", "trial": 3, "ci95": [0.5, 0.6]})
-    loaded = C.load_params(path)
+    loaded = _load_params(path)
     assert loaded == C.validate(values)
     assert list(C.vector(loaded)) == [loaded[n] for n in C.NAMES] + [0.0] * (C.VECTOR_SIZE - len(C.NAMES))
-    assert C.from_vector(C.vector(loaded)) == loaded
+    assert _from_vector(C.vector(loaded)) == loaded
 
 
 def test_v2_files_say_their_bot_and_round_trip(tmp_path):
@@ -40,7 +51,7 @@ def test_v2_files_say_their_bot_and_round_trip(tmp_path):
     assert 'bot = "tunable-v2"' in path.read_text()
     policy, loaded = C.read_params_file(path)
     assert policy == C.V2 and loaded == C.validate(values, policy=C.V2)
-    assert C.from_vector(C.vector(loaded, C.V2), C.V2) == loaded
+    assert _from_vector(C.vector(loaded, C.V2), C.V2) == loaded
     # the v2 registry names the numbers that were hidden constants of v1
     assert {"opponent_unready_factor", "retaliation_radius", "exact_retaliation_cells", "retaliation_estimate",
             "space_horizon"} <= set(C.names(C.V2))
@@ -90,15 +101,15 @@ def test_files_missing_a_coefficient_or_the_table_are_refused(tmp_path):
     text = path.read_text().replace("discount = ", "# discount = ")
     path.write_text(text)
     with pytest.raises(C.ParamsError, match="missing coefficient 'discount'"):
-        C.load_params(path)
+        _load_params(path)
     path.write_text("discount = 0.9\n")
     with pytest.raises(C.ParamsError, match=r"no \[coefficients\] table"):
-        C.load_params(path)
+        _load_params(path)
     path.write_text("[coefficients\n")
     with pytest.raises(C.ParamsError, match="not valid TOML"):
-        C.load_params(path)
+        _load_params(path)
     with pytest.raises(C.ParamsError, match="cannot read"):
-        C.load_params(tmp_path / "nope.toml")
+        _load_params(tmp_path / "nope.toml")
 
 
 def test_partial_sets_take_defaults_only_when_asked():

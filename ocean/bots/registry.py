@@ -19,11 +19,11 @@ on their own, never into the loop, and only when a game or ``ocean warmup`` asks
 
 Derived here: ``POLICIES`` (name -> kind), ``TUNABLE_POLICIES`` (those that read
 coefficients), ``STUDY_POLICIES`` (those a study file may tune), ``WARMUP_POLICIES`` (what
-``ocean warmup`` compiles) and ``FIRST_USE_POLICIES`` (compiled when a game first names them,
-or by ``ocean warmup --all``),
-``mem_size`` (the memory every bot gets), ``is_frozen``. The games loop's slots, ``ocean
-bot``'s kernels, ``ocean warmup``'s list, the coefficient registries of
-``bots.coefficients``, panels' policy checks and the command line's lists all read them.
+``ocean warmup`` compiles), ``FIRST_USE_POLICIES`` (compiled when a game first names them, or
+by ``ocean warmup --all``), ``mem_size`` (the memory every bot gets) and ``is_frozen``. The
+games loop's slots, ``ocean bot``'s kernels, ``ocean warmup``'s list, the coefficient
+registries of ``bots.coefficients``, panels' policy checks, study files and the command
+line's lists all read them.
 
 How to add a bot (say ``tunable-td``, in ``ocean/bots/td/``):
 

@@ -28,7 +28,7 @@ def _fail(message: str) -> None:
     raise typer.Exit(2)
 
 
-def _user_errors(fn: Callable) -> Callable:
+def user_errors(fn: Callable) -> Callable:
     """Turn the service's user-facing errors into one line on stderr and exit code 2."""
 
     @functools.wraps(fn)
@@ -99,7 +99,7 @@ class _RunBars:
                              note=f"{p.running} running")
 
 
-def _run_study(handle, ray_address: Optional[str], programs_checked: bool = False) -> None:
+def _run_study(handle, ray_address: Optional[str], programs_checked: bool = False, pool=None) -> None:
     from tuning.cluster import connect
     from tuning.programs import check_programs
     from tuning.runner import StudyRunner
@@ -110,7 +110,7 @@ def _run_study(handle, ray_address: Optional[str], programs_checked: bool = Fals
     typer.echo(f"study {handle.name}: {handle.storage.masked}, {workers} Ray CPUs, "
                f"target {handle.target_trials} trials", err=True)
     with _RunBars(handle.name) as bars:
-        report = StudyRunner(handle, progress=bars).run()
+        report = StudyRunner(handle, pool=None if pool is None else pool(handle, workers), progress=bars).run()
     rate = report.games / report.wall_seconds if report.wall_seconds > 0 else 0.0
     typer.echo(f"this run: {report.complete} complete, {report.pruned} pruned, {report.failed} failed"
                f"{f', {report.adopted} adopted' if report.adopted else ''}; {report.games} games in "
@@ -134,7 +134,7 @@ def _print_best(handle) -> None:
 # --- commands -----------------------------------------------------------------------------------
 
 @app.command()
-@_user_errors
+@user_errors
 def launch(
     spec_file: Path = typer.Argument(..., metavar="SPEC", help="Study file (TOML), e.g. studies/quick.toml."),
     trials: Optional[int] = typer.Option(None, "--trials", help="Override n_trials."),
@@ -145,6 +145,14 @@ def launch(
                                                                "(for services that restart)."),
 ) -> None:
     """Create a study from a study file and run it to the end."""
+    launch_study(spec_file, trials=trials, games=games, storage=storage, ray_address=ray_address, or_resume=or_resume)
+
+
+def launch_study(spec_file: Path, *, trials: Optional[int] = None, games: Optional[int] = None,
+                 storage: Optional[str] = None, ray_address: Optional[str] = None, or_resume: bool = False,
+                 pool: Optional[Callable] = None) -> None:
+    """``tune launch``. ``pool(handle, workers)``: the ``BatchPool`` the driver plays in, built
+    once Ray is joined (default: the runner's own, sized to the cluster)."""
     from tuning.panel import resolve_panel
     from tuning.spec import load_spec
     from tuning.storage import probe_storage, resolve_url
@@ -171,13 +179,13 @@ def launch(
         handle = open_study(spec.name, url)
         created = False
     try:
-        _run_study(handle, ray_address or spec.ray_address, programs_checked=created)
+        _run_study(handle, ray_address or spec.ray_address, programs_checked=created, pool=pool)
     finally:
         handle.close()
 
 
 @app.command()
-@_user_errors
+@user_errors
 def resume(
     name: str = typer.Argument(..., help="Study name."),
     trials: Optional[int] = typer.Option(None, "--trials", help="Change the study's total number of trials."),
@@ -185,6 +193,12 @@ def resume(
     ray_address: Optional[str] = typer.Option(None, "--ray-address", help=_RAY_HELP),
 ) -> None:
     """Carry on a study: finish trials left running, then run the remaining ones."""
+    resume_study(name, trials=trials, storage=storage, ray_address=ray_address)
+
+
+def resume_study(name: str, *, trials: Optional[int] = None, storage: Optional[str] = None,
+                 ray_address: Optional[str] = None, pool: Optional[Callable] = None) -> None:
+    """``tune resume``; ``pool`` as for ``launch_study``."""
     from tuning.storage import resolve_url
     from tuning.study import open_study
 
@@ -194,13 +208,13 @@ def resume(
     try:
         if trials is not None:
             handle.set_target(trials)
-        _run_study(handle, ray_address)
+        _run_study(handle, ray_address, pool=pool)
     finally:
         handle.close()
 
 
 @app.command()
-@_user_errors
+@user_errors
 def status(
     name: Optional[str] = typer.Argument(None, help="Study name (default: every study in the storage, "
                                                    "or in studies/*.db)."),
@@ -283,7 +297,7 @@ def _print_status(s: dict) -> None:
 
 
 @app.command()
-@_user_errors
+@user_errors
 def validate(
     name: str = typer.Argument(..., help="Study name."),
     top: Optional[int] = typer.Option(None, "--top", help="How many of the best trials (default: validation.top_k)."),
@@ -331,7 +345,7 @@ def validate(
 
 
 @app.command()
-@_user_errors
+@user_errors
 def export(
     name: str = typer.Argument(..., help="Study name."),
     fmt: str = typer.Option("toml", "--format", help="toml (ocean bot --params), json or cpp (a C++ header); for a "
@@ -372,7 +386,7 @@ def export(
 
 
 @app.command()
-@_user_errors
+@user_errors
 def report(
     name: str = typer.Argument(..., help="Study name."),
     out: Path = typer.Option(Path("report.html"), "--out", help="The HTML page; PNG files go beside it "
@@ -411,7 +425,7 @@ def report(
 
 
 @app.command()
-@_user_errors
+@user_errors
 def dashboard(
     name: Optional[str] = typer.Argument(None, help="Study name (its default storage), or give --storage."),
     storage: Optional[str] = typer.Option(None, "--storage", help=_STORAGE_HELP),
@@ -434,7 +448,7 @@ def dashboard(
 
 
 @app.command()
-@_user_errors
+@user_errors
 def bench(
     pairs: int = typer.Option(1000, "--pairs", help="Maps per measurement (each played twice) against one opponent."),
     batch_pairs: int = typer.Option(50, "--batch-pairs", help="Maps per Ray task."),
@@ -473,14 +487,14 @@ def bench(
     (with --program: games of that program, without the storage measurement). With --scale: what one
     driver and one database sustain; with --big-db: a study's commands on a big database (see
     docs/benchmarks.md)."""
-    from tuning.bench import run_bench
+    from benchmarks.overhead import run_bench
 
     if min(pairs, batch_pairs, repeats) < 1 or trials < 0:
         _fail("--pairs, --batch-pairs and --repeats must be at least 1, --trials at least 0")
     if big_db:
         if min(big_trials, big_games) < 4:
             _fail(f"--big-trials and --big-games must be at least 4, got {big_trials} and {big_games}")
-        from tuning.bigdb import run_big_db_bench
+        from benchmarks.bigdb import run_big_db_bench
 
         figures = run_big_db_bench(trials=big_trials, games_per_trial=big_games, batch_pairs=batch_pairs,
                                    storage=storage, log=lambda line: typer.echo(line, err=True))
@@ -497,7 +511,7 @@ def bench(
             _fail("--pin-driver needs at least two cores (one for the driver, the others for Ray)")
         if sampler not in ("tpe", "random", "cmaes", "gp"):
             _fail(f"--sampler: unknown sampler {sampler!r}; use tpe, random, cmaes or gp")
-        from tuning.scalebench import ensure_auth_env, run_scale_bench
+        from benchmarks.scalebench import ensure_auth_env, run_scale_bench
 
         ensure_auth_env(sys.argv[1:])
         figures = run_scale_bench(nodes=nodes, cpus_per_node=node_cpus, trials=scale_trials, seeds=seeds,

@@ -6,14 +6,12 @@ leaves little queued work behind.
 """
 from __future__ import annotations
 
-import os
-import socket
 from dataclasses import dataclass
 from typing import Mapping
 
 import ray
 
-from tuning.worker import BATCH_LOG_ENV, BatchResult, play_batch_task
+from tuning.worker import BatchResult, play_batch_task
 
 __all__ = ["Batch", "BatchPool"]
 
@@ -48,8 +46,6 @@ class BatchPool:
         # it would be copied into every task's specification (and may carry a password).
         self._store = None if store is None else (ray.put(store[0]), store[1])
         self._refs: dict[ray.ObjectRef, Batch] = {}
-        self._audit = os.environ.get(BATCH_LOG_ENV) or None  # see tuning.worker
-        self._driver = f"{socket.gethostname()}:{os.getpid()}"
 
     def __len__(self) -> int:
         return len(self._refs)
@@ -60,9 +56,12 @@ class BatchPool:
 
     def submit(self, batch: Batch, params: Mapping[str, float]) -> None:
         url, study = self._store or (None, None)
-        ref = play_batch_task.remote(dict(params), batch.opponent, list(batch.seeds), batch.trial,
-                                     batch.phase, self._audit, self._driver, self.bot, self.time_scale, url, study)
-        self._refs[ref] = batch
+        self._refs[self._start(batch, dict(params), url, study)] = batch
+
+    def _start(self, batch: Batch, params: dict, url, study: str | None) -> ray.ObjectRef:
+        """Start the Ray task that plays ``batch`` (its arguments as ``play_batch`` takes them)."""
+        return play_batch_task.remote(params, batch.opponent, list(batch.seeds), batch.trial, batch.phase,
+                                      self.bot, self.time_scale, url, study)
 
     def wait(self, timeout: float | None) -> list[tuple[Batch, BatchResult | Exception]]:
         """Finished batches (possibly none after ``timeout`` seconds); a failed task gives its

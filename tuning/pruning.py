@@ -8,7 +8,7 @@ trial could get, so against a fixed incumbent the chance of ever pruning a trial
 worse stays below ``alpha`` however often we peek. The incumbent is not fixed, though: it is the
 best of the complete trials' noisy training scores on these very maps, so its scores sit above
 its strength, and a trial as strong as it is pruned more often than ``alpha``: 12% at alpha 0.05
-when every trial is equally strong, 8.3% when trials are close (``python -m tuning.prunebench``,
+when every trial is equally strong, 8.3% when trials are close (``python -m benchmarks.prunebench``,
 docs/benchmarks.md "Pruning rules"). ``shrink_incumbent`` (``incumbent_bias``) takes the
 expected lead off (1.8% and 3.4%) for more games played; the default keeps the plain test,
 which plays the fewest games for the same final best in those simulations.

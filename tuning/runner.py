@@ -5,7 +5,7 @@ the Ray pool full with their batches (oldest trial first, so trials finish early
 incumbent appears soon), stores each finished batch at once, reports the running score, prunes
 trials clearly worse than the incumbent and tells Optuna when a trial is done.
 
-Crash safety (exercised by ``tuning.chaos`` and tests/tuning/test_resilience*.py):
+Crash safety (exercised by ``benchmarks.chaos`` and tests/tuning/test_resilience*.py):
 
 - every game is stored as its batch finishes, under a unique key, so a kill loses at most the
   batches in flight and nothing stored is ever replayed or duplicated (on PostgreSQL the

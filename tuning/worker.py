@@ -4,15 +4,9 @@ A batch is a pure function of (coefficients, opponent, seeds), so a task Ray ret
 worker died returns the identical games. The engine is imported inside the task (the driver
 need not compile anything) and each worker process keeps its compiled kernels and the maps of
 the seeds it has seen, so only a worker's first batch pays for compilation.
-
-With an audit log path (the driver's ``$OCEAN_BATCH_LOG``), each batch appends a JSON line
-when it starts and one when its games are played, naming the worker process: the crash tests
-(``tuning.chaos``) count games played against games stored with it, and find a worker to kill
-in the middle of a batch. The path is on the worker's machine.
 """
 from __future__ import annotations
 
-import json
 import os
 import signal
 import socket
@@ -23,12 +17,14 @@ from typing import Mapping, Sequence
 
 import ray
 
-__all__ = ["BatchResult", "BatchSummary", "summarize_batch", "play_batch", "play_batch_task", "STUDY_BOT",
-           "BATCH_LOG_ENV", "audit"]
+__all__ = ["BatchResult", "BatchSummary", "summarize_batch", "play_batch", "play_batch_on_worker",
+           "play_batch_task", "TASK_OPTIONS", "STUDY_BOT"]
 
 STUDY_BOT = "tunable"  # the policy a study tunes
 _BOARD_CACHE_SEEDS = 50_000  # maps kept per worker (~16 KB each): a whole seed bank fits
-BATCH_LOG_ENV = "OCEAN_BATCH_LOG"
+# One CPU per task: games are single-threaded compiled loops. A task lost with its worker is
+# retried (deterministic, so the retry gives the same games).
+TASK_OPTIONS = {"num_cpus": 1, "max_retries": 3}
 
 
 @dataclass(frozen=True)
@@ -90,37 +86,19 @@ def _boards_for(seeds: Sequence[int]):
     return np.stack([_boards[s] for s in seeds])
 
 
-def audit(path: str | None, event: str, **fields) -> None:
-    """Append one JSON line to the audit log ``path`` (nothing if None). A single ``write`` on
-    an ``O_APPEND`` descriptor: lines of concurrent workers never interleave."""
-    if not path:
-        return
-    line = json.dumps({"event": event, "pid": os.getpid(), "host": socket.gethostname(), "time": time.time(),
-                       **fields}, separators=(",", ":")) + "\n"
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-    try:
-        os.write(fd, line.encode())
-    finally:
-        os.close(fd)
-
-
 def play_batch(params: Mapping[str, float], opponent, seeds: Sequence[int], trial: int = -1,
-               phase: str = "train", audit_log: str | None = None, driver: str | None = None,
-               bot=None, time_scale: float = 1.0, store_url: str | None = None,
+               phase: str = "train", bot=None, time_scale: float = 1.0, store_url: str | None = None,
                study: str | None = None) -> BatchResult:
     """Play each seed twice (sides swapped) between the study bot with ``params`` and
     ``opponent`` (an ``ocean.bots.BotSpec``). ``bot``: the study's bot (default: the in-process
     tunable bot), which plays with ``params``; ``time_scale`` stretches CodinGame's time limits
-    for programs. ``audit_log``/``driver``: the audit log and the host:pid of the driver that
-    submitted the batch (tells a Ray retry from a replay). ``store_url``/``study``: store the
-    games in that study's database from here and return only their summary (if the database
-    cannot be reached from this worker, the rows go back to the driver, which stores them)."""
+    for programs. ``store_url``/``study``: store the games in that study's database from here
+    and return only their summary (if the database cannot be reached from this worker, the rows
+    go back to the driver, which stores them)."""
     from ocean.bots import BotSpec
     from ocean.match import play_pairs
 
     global _warm
-    key = {"trial": trial, "phase": phase, "opponent": opponent.name, "seeds": list(seeds), "driver": driver}
-    audit(audit_log, "start", **key)
     if bot is None:
         bot = BotSpec(f"trial-{trial}", STUDY_BOT, dict(params))
     else:
@@ -134,7 +112,6 @@ def play_batch(params: Mapping[str, float], opponent, seeds: Sequence[int], tria
     result = play_pairs(bot, opponent, seeds, boards, time_scale=time_scale)
     seconds = time.perf_counter() - start
     rows = result.rows()
-    audit(audit_log, "done", games=len(rows), **key)
     worker = f"{socket.gethostname()}:{os.getpid()}"
     summary = summarize_batch(opponent.name, rows)
     if store_url is not None and study is not None:
@@ -160,12 +137,10 @@ def _interruptible() -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-def _play_batch_on_worker(*args, **kwargs) -> BatchResult:
+def play_batch_on_worker(*args, **kwargs) -> BatchResult:
     """``play_batch`` in a Ray task: cancellable whatever the driver's signal dispositions."""
     _interruptible()
     return play_batch(*args, **kwargs)
 
 
-# One CPU per task: games are single-threaded compiled loops. A task lost with its worker is
-# retried (deterministic, so the retry gives the same games).
-play_batch_task = ray.remote(num_cpus=1, max_retries=3)(_play_batch_on_worker)
+play_batch_task = ray.remote(**TASK_OPTIONS)(play_batch_on_worker)

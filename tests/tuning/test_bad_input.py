@@ -12,7 +12,7 @@ import pytest
 import sqlalchemy as sa
 from typer.testing import CliRunner
 
-from tests.tuning.conftest import fresh_database
+from tests.databases import fresh_database
 from tuning.cli import app
 
 GOOD = textwrap.dedent("""\

@@ -75,6 +75,7 @@ def test_one_image_built_from_the_dockerfile_installs_the_package(compose):
     dockerfile = (ROOT / "Dockerfile").read_text()
     assert "pip install -c .ci/constraints.txt ." in dockerfile and "COPY ocean" in dockerfile
     assert "COPY tuning" in dockerfile and "COPY .ci/constraints.txt" in dockerfile  # the tested versions
+    assert "COPY benchmarks" in dockerfile  # tune bench and ocean bench run from the image too
     assert "RUN ocean warmup" in dockerfile  # compiled into the image, no worker pays the cold compile
     assert "USER lab" in dockerfile  # not root
     ignored = (ROOT / ".dockerignore").read_text().split()

@@ -1,5 +1,5 @@
 """Crash safety with real processes, the real local PostgreSQL and real Ray (the short form of
-``python -m tuning.chaos``): drivers SIGKILLed at random moments, Ray workers killed in the
+``python -m benchmarks.chaos``): drivers SIGKILLed at random moments, Ray workers killed in the
 middle of a batch, four drivers on one study, PostgreSQL stopped under a running study.
 
 Every scenario ends with the same question: is the study exactly what an undisturbed run of
@@ -16,7 +16,7 @@ import pytest
 import sqlalchemy as sa
 
 from tests.tuning.private_pg import PrivatePostgres, postgres_bin
-from tuning.chaos import (AuditLog, Drill, DriverProcess, chaos_study_toml, compare_digests, duplicate_rows,
+from benchmarks.chaos import (AuditLog, Drill, DriverProcess, chaos_study_toml, compare_digests, duplicate_rows,
 
                           inconsistent_trials, read_digest, run_undisturbed)
 
@@ -118,7 +118,7 @@ def test_four_drivers_on_one_postgres_study_create_exactly_the_target(reference,
     (tmp_path / "chaos.toml").write_text(_toml("chaos", trials_in_flight=1))
     env = _env(pg_url, tmp_path)
     drivers = [DriverProcess(["launch", "chaos.toml", "--or-resume", "--ray-address", ray_cluster],
-                             cwd=tmp_path, env=env, index=i) for i in range(4)]
+                             cwd=tmp_path, env=env, index=i, audited=True) for i in range(4)]
     codes = [_finish(d) for d in drivers]
     assert codes == [0, 0, 0, 0], [d.stderr()[-1500:] for d in drivers]
     final = read_digest(pg_url, "chaos")

@@ -1,4 +1,4 @@
-"""The methods benchmark (python -m tuning.methods) on a real local Ray: every run goes through the
+"""The methods benchmark (python -m benchmarks.methods) on a real local Ray: every run goes through the
 real study loop, the choice and the reported score use disjoint held-out maps, an interrupted
 benchmark carries on, and the summary agrees with the runs."""
 import json
@@ -9,7 +9,7 @@ import textwrap
 import pytest
 import sqlalchemy as sa
 
-from tuning.methods import Method, parse_methods, rescore_pruned, run_methods, summarize_runs
+from benchmarks.methods import Method, parse_methods, rescore_pruned, run_methods, summarize_runs
 
 TINY = textwrap.dedent("""
     name = "tiny"
@@ -113,7 +113,7 @@ def test_the_command_refuses_bad_input_with_one_line(tmp_path):
                           (["--study", str(tmp_path / "none.toml")], "no such study file"),
                           (["--budgets", "0"], "must be positive"),
                           (["--rescore-pruned", "2"], "--rescore-pruned needs a positive K and the runs")):
-        done = subprocess.run([sys.executable, "-m", "tuning.methods", *args, "--out", str(tmp_path / "o")],
+        done = subprocess.run([sys.executable, "-m", "benchmarks.methods", *args, "--out", str(tmp_path / "o")],
                               capture_output=True, text=True, timeout=120)
         lines = done.stderr.strip().splitlines()
         assert done.returncode == 2 and len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]

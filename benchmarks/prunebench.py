@@ -1,7 +1,7 @@
 """How often pruning stops a good trial, and how many games it saves: pruning rules compared on
 simulated studies whose true strengths are known.
 
-    python -m tuning.prunebench [--studies 300] [--trials 30] [--rules t,t-shrunk,sprt,sprt-shrunk,wilcoxon]
+    python -m benchmarks.prunebench [--studies 300] [--trials 30] [--rules t,t-shrunk,sprt,sprt-shrunk,wilcoxon]
 
 A simulated study is the quick study's shape: trials in turn, each playing ``maps`` maps (both
 sides) against each of ``opponents`` opponents in batches of ``batch_pairs`` maps, opponents in
@@ -179,7 +179,7 @@ def _markdown(summary: dict, alpha: float) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tuning.prunebench", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.prunebench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", default="t,t-shrunk,sprt,sprt-shrunk,wilcoxon", help="comma-separated")
     parser.add_argument("--studies", type=int, default=300)
     parser.add_argument("--trials", type=int, default=30)

@@ -1,4 +1,5 @@
-"""``ocean bench``: the engine's own speed, measured, never asserted in tests."""
+"""``ocean bench``: the engine's own speed (and with ``--bots``, ``--program``: the bots' and programs'),
+measured, never asserted in tests."""
 from __future__ import annotations
 
 import os
@@ -11,7 +12,7 @@ import numpy as np
 
 __all__ = ["run_bench"]
 
-_PROBE = "from ocean.bench import _startup_probe; _startup_probe()"
+_PROBE = "from benchmarks.engine import _startup_probe; _startup_probe()"
 _WARMUP = "from ocean.warmup import warm_up; warm_up()"
 
 

@@ -1,7 +1,7 @@
 """The pruning rules' simulation: its measures mean what they say on cases whose answer is known."""
 import pytest
 
-from tuning.prunebench import Rule, main, parse_rules, simulate
+from benchmarks.prunebench import Rule, main, parse_rules, simulate
 
 
 def test_rules_are_parsed_with_one_line_errors():

@@ -1,6 +1,7 @@
 """Crash drills: kill drivers and Ray workers at random moments, then prove nothing was lost.
 
-A drill runs a small study through real ``tune`` processes. It SIGKILLs the driver at random
+A drill runs a small study through real driver processes (``tune launch``/``tune resume`` with
+every batch logged: ``benchmarks.drill_driver``). It SIGKILLs the driver at random
 moments (during start-up, or after a random share of the remaining games is stored, plus a
 random delay), SIGKILLs Ray workers in the middle of a batch, restarts the driver each time
 (``tune resume``, or ``tune launch --or-resume`` while the study is not created yet) and
@@ -11,13 +12,14 @@ finally checks the study against what every kill left behind:
 - games replayed: stored games played again after a kill (must be 0: running trials are
   completed from their stored games, with their stored parameters);
 - games wasted: games the workers played beyond what the study needs (counted from the
-  workers' audit log, ``$OCEAN_BATCH_LOG``); at most the batches in flight at each kill;
+  workers' batch log, ``$OCEAN_BATCH_LOG``, see ``benchmarks.drill_driver``); at most the
+  batches in flight at each kill;
 - optionally, equality with an undisturbed run of the same study: per-trial parameters and
   values and every game row.
 
 The long form is a command (the test suite runs a short form of the same code):
 
-    python -m tuning.chaos --driver-kills 10 --worker-kills 3 [--storage URL] [--json]
+    python -m benchmarks.chaos --driver-kills 10 --worker-kills 3 [--storage URL] [--json]
 
 Without ``--ray-address`` each driver starts its own local Ray, as ``tune resume`` does; the
 processes a killed driver leaves behind (Ray's agents) stay alive while the next driver runs
@@ -254,7 +256,7 @@ def compare_digests(got: StudyDigest, want: StudyDigest) -> list[str]:
 # --- the workers' audit log ---------------------------------------------------------------------
 
 class AuditLog:
-    """The JSON lines workers append (``tuning.worker.audit``), read incrementally."""
+    """The JSON lines workers append (``benchmarks.drill_driver.audit``), read incrementally."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -320,13 +322,16 @@ def _is_ray_worker(pid: int) -> bool:
 
 
 class DriverProcess:
-    """One ``tune`` driver, in its own session (so everything it starts can be found)."""
+    """One ``tune`` driver (``args``: its command line after ``tune``), in its own session (so
+    everything it starts can be found). ``audited``: ``tune launch``/``resume`` run by
+    ``benchmarks.drill_driver``, which logs every batch to ``$OCEAN_BATCH_LOG`` of ``env``."""
 
-    def __init__(self, args: list[str], *, cwd: Path, env: dict, index: int) -> None:
+    def __init__(self, args: list[str], *, cwd: Path, env: dict, index: int, audited: bool = False) -> None:
         self.out = cwd / f"driver-{index}.out"
         self.err = cwd / f"driver-{index}.err"
+        module = "benchmarks.drill_driver" if audited else "tuning"
         with open(self.out, "wb") as out, open(self.err, "wb") as err:
-            self.proc = subprocess.Popen([sys.executable, "-m", "tuning", *args], cwd=cwd, env=env,
+            self.proc = subprocess.Popen([sys.executable, "-m", module, *args], cwd=cwd, env=env,
                                          stdout=out, stderr=err, start_new_session=True)
         self.started = time.monotonic()
         self.tag = f"{socket.gethostname()}:{self.proc.pid}"  # as the pool names its driver
@@ -510,7 +515,7 @@ class Drill:
             args += ["--ray-address", self.ray_address]
         self._runs += 1
         self.log(f"run {self._runs}: tune {' '.join(args)}")
-        return DriverProcess(args, cwd=self.workdir, env=self.env, index=self._runs)
+        return DriverProcess(args, cwd=self.workdir, env=self.env, index=self._runs, audited=True)
 
     def _open_attempts(self, driver: DriverProcess) -> list[tuple[int, tuple]]:
         """(worker pid, batch key) of this driver's batches started and not finished."""
@@ -697,8 +702,8 @@ def run_undisturbed(workdir: Path, url: str, toml: str, name: str, *, ray_addres
 # --- command line -----------------------------------------------------------------------------------
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m tuning.chaos``: the long form of the crash tests; exit 0 when all held."""
-    p = argparse.ArgumentParser(prog="python -m tuning.chaos", description=__doc__.split("\n\n")[0])
+    """``python -m benchmarks.chaos``: the long form of the crash tests; exit 0 when all held."""
+    p = argparse.ArgumentParser(prog="python -m benchmarks.chaos", description=__doc__.split("\n\n")[0])
     p.add_argument("--driver-kills", type=int, default=10, help="times the driver is SIGKILLed (default 10)")
     p.add_argument("--worker-kills", type=int, default=3, help="Ray workers SIGKILLed mid-batch (default 3)")
     p.add_argument("--trials", type=int, default=8, help="trials of the drill study")

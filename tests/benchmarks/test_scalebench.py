@@ -1,10 +1,22 @@
-"""Parts of ``tune bench --scale`` on a real PostgreSQL: the lock-wait sampler sees a real wait."""
+"""Parts of ``tune bench --scale``: the study it projects onto is the cluster study; on a real
+PostgreSQL, the lock-wait sampler sees a real wait."""
 import threading
 import time
+from pathlib import Path
 
 import sqlalchemy as sa
 
-from tuning.scalebench import _LockWatch
+from benchmarks.scalebench import CLUSTER_BOT, CLUSTER_SHAPE, _LockWatch
+from tuning.panel import resolve_panel
+from tuning.spec import load_spec
+
+
+def test_the_projection_is_of_the_cluster_study(monkeypatch):
+    monkeypatch.setenv("OCEAN_STORAGE", "postgresql+psycopg://lab@db:5432/ocean")  # the file reads ${...}
+    monkeypatch.setenv("OCEAN_RAY_ADDRESS", "auto")
+    cluster = load_spec(Path(__file__).resolve().parents[2] / "studies" / "cluster.toml")
+    assert CLUSTER_SHAPE == (cluster.pairs_per_opponent, len(resolve_panel(cluster.panel)))
+    assert CLUSTER_BOT == (cluster.policy, cluster.panel)
 
 
 def test_the_lock_watch_sees_a_session_waiting_for_a_row_lock(pg_url):

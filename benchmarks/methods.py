@@ -1,6 +1,6 @@
 """Which sampler, budget and pruning find the strongest validated bot with the fewest games.
 
-    python -m tuning.methods [--study studies/quick.toml] [--methods tpe,cmaes,random,tpe-noprune]
+    python -m benchmarks.methods [--study studies/quick.toml] [--methods tpe,cmaes,random,tpe-noprune]
                              [--budgets 20,40] [--repeats 3] [--out bench-methods] [--json]
 
 For each method (a sampler kind, with the study file's pruning or ``-noprune``), each budget (a
@@ -341,7 +341,7 @@ def _markdown(summary: dict) -> str:
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m tuning.methods", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.methods", description=__doc__.split("\n\n")[0])
     parser.add_argument("--study", default="studies/quick.toml", help="base study file")
     parser.add_argument("--methods", default="tpe,cmaes,random,tpe-noprune", help="comma-separated")
     parser.add_argument("--budgets", default="20,40", help="trials per run, comma-separated")

@@ -245,7 +245,7 @@ def run_big_db_bench(*, trials: int, games_per_trial: int, batch_pairs: int, sto
                      log: Callable[[str], None]) -> dict:
     """Build (or reuse, at ``storage``) the big study and time its commands; without ``storage``
     on a throwaway PostgreSQL database and a temporary SQLite file, both removed afterwards."""
-    from tuning.scalebench import DEFAULT_PG_ADMIN, PG_ADMIN_ENV, throwaway_postgres
+    from benchmarks.scalebench import DEFAULT_PG_ADMIN, PG_ADMIN_ENV, throwaway_postgres
 
     kw = {"trials": trials, "games_per_trial": games_per_trial, "batch_pairs": batch_pairs, "log": log}
     figures: dict = {"target_trials": trials, "games_per_trial": games_per_trial, "cores": os.cpu_count()}

@@ -446,7 +446,7 @@ _LOCK_FIELDS = ("ask_lock_waits", "ask_lock_wait_seconds", "ask_lock_wait_max")
 
 
 def _extra_driver() -> None:
-    """Entry of the other drivers of ``--drivers N`` (``python -m tuning.scalebench``): the
+    """Entry of the other drivers of ``--drivers N`` (``python -m benchmarks.scalebench``): the
     real driver on the study named by ``$OCEAN_SCALE_STUDY`` at ``$OCEAN_STORAGE`` (the URL
     stays off the command line), playing the same near-free games; prints its report as JSON."""
     import dataclasses
@@ -471,7 +471,7 @@ def _extra_driver() -> None:
 def _start_extra_drivers(n: int, url: str, name: str, address: str) -> list[subprocess.Popen]:
     env = {**os.environ, "OCEAN_STORAGE": url, "OCEAN_SCALE_STUDY": name, "OCEAN_SCALE_ADDRESS": address}
     env.pop("RAY_ADDRESS", None)
-    return [subprocess.Popen([sys.executable, "-m", "tuning.scalebench"], env=env, stdout=subprocess.PIPE,
+    return [subprocess.Popen([sys.executable, "-m", "benchmarks.scalebench"], env=env, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True) for _ in range(n)]
 
 
@@ -489,7 +489,7 @@ def _extra_reports(procs: list[subprocess.Popen]) -> list[dict]:
 
 def _duplicates(handle) -> int:
     """Games stored more than once under the same key (extra copies)."""
-    from tuning.chaos import duplicate_rows
+    from benchmarks.chaos import duplicate_rows
 
     return duplicate_rows(handle.storage.url, handle.name)
 

@@ -56,7 +56,7 @@ class SyntheticPool:
         self._queue.append(batch)
 
     def wait(self, timeout):
-        from tuning.worker import BatchResult
+        from tuning.driver.worker import BatchResult
 
         out = []
         while self._queue:
@@ -76,7 +76,7 @@ class SyntheticPool:
 
 def synthetic_rows(trial: int, opponent: str, seeds) -> list[dict]:
     """Two games per seed (sides swapped) with every column of a real game's row."""
-    from tuning.records import STATS
+    from tuning.storage.records import STATS
 
     rng = np.random.default_rng([trial, sum(map(ord, opponent)), seeds[0]])
     n = 2 * len(seeds)
@@ -95,7 +95,7 @@ def synthetic_rows(trial: int, opponent: str, seeds) -> list[dict]:
 
 
 def _spec(trials: int, games_per_trial: int, batch_pairs: int):
-    from tuning.spec import parse_spec
+    from tuning.study.spec import parse_spec
 
     seeds = max(1, games_per_trial // (2 * len(_PANEL)))
     return parse_spec({"name": BIG_STUDY, "n_trials": trials, "trials_in_flight": 16,
@@ -116,7 +116,7 @@ class _PerTrial:
 
     @contextlib.contextmanager
     def installed(self) -> Iterator[None]:
-        import tuning.runner as runner_mod
+        import tuning.driver.runner as runner_mod
 
         cls = runner_mod.StudyRunner
         originals = {"_ask": cls._ask, "_write": cls._write}
@@ -148,8 +148,8 @@ class _PerTrial:
 def build_study(url: str, *, trials: int, games_per_trial: int, batch_pairs: int, log) -> dict:
     """Create the big study at ``url`` and run the real driver on synthetic games to ``trials``
     trials (the reference trial included); its build figures."""
-    from tuning.runner import StudyRunner
-    from tuning.study import create_study
+    from tuning.driver.runner import StudyRunner
+    from tuning.storage.handle import create_study
 
     handle = create_study(_spec(trials, games_per_trial, batch_pairs), url)
     timings = _PerTrial()
@@ -189,8 +189,8 @@ def _command_seconds(args: list[str], cwd: str) -> float:
 
 
 def _resume_startup_seconds(url: str) -> float:
-    from tuning.runner import StudyRunner
-    from tuning.study import open_study
+    from tuning.driver.runner import StudyRunner
+    from tuning.storage.handle import open_study
 
     t0 = time.perf_counter()
     handle = open_study(BIG_STUDY, url)
@@ -215,7 +215,7 @@ def time_commands(url: str, *, repeats: int = 2) -> dict:
 def _built(url: str) -> bool:
     import optuna
 
-    from tuning.storage import open_storage
+    from tuning.storage.database import open_storage
 
     try:
         storage = open_storage(url, must_exist=True)
@@ -228,7 +228,7 @@ def _built(url: str) -> bool:
 
 
 def _one_backend(url: str, *, trials: int, games_per_trial: int, batch_pairs: int, log) -> dict:
-    from tuning.storage import mask
+    from tuning.storage.database import mask
 
     out: dict = {"storage": mask(url)}
     if _built(url):

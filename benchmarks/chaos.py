@@ -92,7 +92,7 @@ def chaos_study_toml(name: str, *, n_trials: int = 6, pairs: int = 120, batch_pa
 # --- reading a study without touching it -------------------------------------------------------
 
 def _optuna_storage(url: str):
-    from tuning.storage import open_optuna_readonly
+    from tuning.storage.database import open_optuna_readonly
 
     # Read-only use: never create tables or migrate a database under a drill, nor race the
     # driver that is creating it.
@@ -139,7 +139,7 @@ _ROW_KEY = ("trial", "phase", "opponent", "seed", "side")
 
 
 def _row_content_columns():
-    from tuning.records import STATS
+    from tuning.storage.records import STATS
 
     return ("winner", "score", "a_lives", "b_lives", "turns", "end_reason",
             *(f"{p}_{s}" for p in "ab" for s in STATS))
@@ -165,7 +165,7 @@ def read_digest(url: str, name: str) -> StudyDigest:
     """The study as stored right now (empty if it does not exist yet)."""
     import sqlalchemy as sa
 
-    from tuning.records import GameRecord
+    from tuning.storage.records import GameRecord
 
     digest = StudyDigest()
     if study_state(url, name) == "absent":
@@ -199,7 +199,7 @@ def duplicate_rows(url: str, name: str) -> int:
     """Games stored more than once under the same key (extra copies counted)."""
     import sqlalchemy as sa
 
-    from tuning.records import GameRecord as G
+    from tuning.storage.records import GameRecord as G
 
     engine = sa.create_engine(url)
     try:
@@ -216,7 +216,7 @@ def duplicate_rows(url: str, name: str) -> int:
 def inconsistent_trials(digest: StudyDigest, opponents: list[str]) -> list[int]:
     """Finished trials whose stored value or games count does not match their stored games
     (a half-written trial)."""
-    from tuning.evaluation import summarize
+    from tuning.driver.evaluation import summarize
 
     bad = []
     for number, state in digest.states.items():
@@ -459,7 +459,7 @@ class Drill:
     def __init__(self, workdir: Path, url: str, name: str, toml: str, *, ray_address: str | None = None,
                  seed: int = 1, log: Callable[[str], None] = lambda line: None,
                  env: dict | None = None) -> None:
-        from tuning.spec import parse_spec
+        from tuning.study.spec import parse_spec
 
         import tomllib
 
@@ -492,7 +492,7 @@ class Drill:
     def _stored(self) -> int:
         import sqlalchemy as sa
 
-        from tuning.records import GameRecord
+        from tuning.storage.records import GameRecord
 
         if self._engine is None:
             if study_state(self.url, self.name) == "absent":

@@ -3,7 +3,7 @@ resume`` as the crash drills run them, with every batch logged.
 
 The driver is the product's own (``tuning.cli.launch_study``/``resume_study``: the real
 ``StudyRunner`` playing the real games), in a ``BatchPool`` whose Ray task wraps the product's
-(``tuning.worker.play_batch_on_worker``): with a log path in ``$OCEAN_BATCH_LOG``, each batch
+(``tuning.driver.worker.play_batch_on_worker``): with a log path in ``$OCEAN_BATCH_LOG``, each batch
 appends a JSON line when it starts and one when its games are played (and, on PostgreSQL,
 stored by the worker), naming the worker process and the driver (host:pid) that submitted it.
 The drills (``benchmarks.chaos``) count games played against games stored with it, and find a
@@ -22,8 +22,8 @@ import ray
 import typer
 
 from tuning.cli import launch_study, resume_study, user_errors
-from tuning.pool import BatchPool
-from tuning.worker import TASK_OPTIONS, BatchResult, play_batch_on_worker
+from tuning.driver.pool import BatchPool
+from tuning.driver.worker import TASK_OPTIONS, BatchResult, play_batch_on_worker
 
 __all__ = ["BATCH_LOG_ENV", "audit", "AuditedPool", "app"]
 

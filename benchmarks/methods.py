@@ -90,7 +90,7 @@ def _run_spec(base: dict, method: Method, trials: int, repeat: int, choose: dict
 def _held_out_halves(base: dict, games: int | None) -> tuple[dict, list[int], int]:
     """The study file's held-out maps split in two: the first half to choose on (as a
     ``[validation]`` table), the second half to report on (seeds), and the games per opponent."""
-    from tuning.spec import parse_spec
+    from tuning.study.spec import parse_spec
 
     validation = parse_spec({"n_trials": 1, **base}).validation
     half = validation.seeds.count // 2
@@ -105,7 +105,7 @@ def _held_out_halves(base: dict, games: int | None) -> tuple[dict, list[int], in
 
 def _score_on(pool, handle, params: dict, seeds: Sequence[int]) -> dict:
     """Play ``params`` against the training panel on ``seeds``: the mean score and its interval."""
-    from tuning.evaluation import pair_scores_of_rows, plan_batches, summarize
+    from tuning.driver.evaluation import pair_scores_of_rows, plan_batches, summarize
 
     opponents = [b.name for b in handle.panel]
     pending = plan_batches(trial=-1, phase=_REPORT_PHASE, panel=handle.panel, seeds=seeds,
@@ -124,10 +124,10 @@ def _score_on(pool, handle, params: dict, seeds: Sequence[int]) -> dict:
 
 def _one_run(base: dict, method: Method, trials: int, repeat: int, choose: dict, report_seeds: list[int],
              top_k: int | None, folder: Path, pool, study_dir: Path) -> dict:
-    from tuning.runner import StudyRunner
-    from tuning.spec import parse_spec
-    from tuning.study import create_study
-    from tuning.validation import validate_study
+    from tuning.driver.runner import StudyRunner
+    from tuning.study.spec import parse_spec
+    from tuning.storage.handle import create_study
+    from tuning.results.validation import validate_study
 
     spec = parse_spec(_run_spec(base, method, trials, repeat, choose), base=study_dir)
     db = folder / f"{spec.name}.db"
@@ -159,10 +159,10 @@ def run_methods(*, study: Path, methods: Sequence[Method], budgets: Sequence[int
                 games: int | None = None, top_k: int | None = None, ray_address: str | None = None,
                 log: Callable[[str], None] = print) -> dict:
     """Run every (method, budget, repetition) not yet in ``out/runs.jsonl``; returns the summary."""
-    from tuning.cluster import connect
-    from tuning.pool import BatchPool
-    from tuning.spec import parse_spec
-    from tuning.panel import study_bot
+    from tuning.driver.cluster import connect
+    from tuning.driver.pool import BatchPool
+    from tuning.study.spec import parse_spec
+    from tuning.study.opponents import study_bot
 
     import optuna
 
@@ -206,11 +206,11 @@ def rescore_pruned(*, study: Path, out: Path, per_run: int, games: int | None = 
     import optuna
     from optuna.trial import TrialState
 
-    from tuning.cluster import connect
-    from tuning.pool import BatchPool
-    from tuning.spec import parse_spec
-    from tuning.panel import study_bot
-    from tuning.study import open_study
+    from tuning.driver.cluster import connect
+    from tuning.driver.pool import BatchPool
+    from tuning.study.spec import parse_spec
+    from tuning.study.opponents import study_bot
+    from tuning.storage.handle import open_study
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     base = tomllib.loads(study.read_text())
@@ -257,13 +257,13 @@ class _PanelOnly:
 
     def batch_pairs(self, available: int) -> int:
         """The study file's batch size; with ``"auto"`` the first guess (no game timed here)."""
-        from tuning.evaluation import BatchSizer
+        from tuning.study.batching import BatchSizer
 
         return BatchSizer(self.spec.batch_pairs).pairs(available)
 
 
 def _panel_handle(spec) -> _PanelOnly:
-    from tuning.panel import resolve_panel
+    from tuning.study.opponents import resolve_panel
 
     return _PanelOnly(resolve_panel(spec.panel), spec)
 

@@ -21,8 +21,8 @@ from typing import Callable
 import optuna
 import ray
 
-from tuning.pool import Batch, BatchPool
-from tuning.worker import play_batch
+from tuning.driver.pool import Batch, BatchPool
+from tuning.driver.worker import play_batch
 
 __all__ = ["run_bench"]
 
@@ -88,11 +88,11 @@ def _on_ray(params, batches, workers: int, bot=None) -> dict:
 
 
 def _storage_per_trial(storage: str | None, trials: int, opponent: str, log) -> dict:
-    from tuning.cluster import connect
-    from tuning.runner import StudyRunner
-    from tuning.spec import parse_spec
-    from tuning.storage import mask
-    from tuning.study import create_study
+    from tuning.driver.cluster import connect
+    from tuning.driver.runner import StudyRunner
+    from tuning.study.spec import parse_spec
+    from tuning.storage.database import mask
+    from tuning.storage.handle import create_study
 
     with tempfile.TemporaryDirectory() as tmp:
         url = storage or f"sqlite:///{tmp}/bench.db"

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tuning.pruning import TESTS, decide, incumbent_bias
+from tuning.stats.pruning import TESTS, decide, incumbent_bias
 
 __all__ = ["Rule", "parse_rules", "simulate", "EQUAL"]
 

@@ -18,7 +18,7 @@ What it reports:
 - the driver's ceiling: batches and rows per second of *busy* driver time (wall time minus
   idle waiting), what one driver could handle if the workers never made it wait;
 - database time per row (the inserts over the rows they stored: the workers' own inserts on
-  PostgreSQL, see ``tuning.batchstore``, and any the driver made);
+  PostgreSQL, see ``tuning.storage.batchstore``, and any the driver made);
 - the projected worker cores one driver can feed with the real bot (its ceiling over the games
   per second one core plays with the tunable bot against the default panel, measured here).
 """
@@ -49,7 +49,7 @@ _SEARCH = ("silence_cost", "surface_cost", "torpedo_hit_threshold", "torpedo_hit
            "trigger_hit_threshold", "stealth_weight", "space_weight", "mine_danger_weight", "retaliation_weight",
            "discount", "mine_spacing", "sonar_window", "engage_distance", "approach_weight", "wall_weight",
            "mine_priority")
-# The shape of studies/cluster.toml (tests/tuning/test_spec.py checks it against the file): maps
+# The shape of studies/cluster.toml (tests/tuning/study/test_spec.py checks it against the file): maps
 # per opponent, opponents. Projected with fixed batches of 50 maps (the file's setting before
 # "auto") and with automatic ones.
 CLUSTER_SHAPE = (500, 6)
@@ -217,10 +217,10 @@ class _Profile:
 def _install_profile(profile: _Profile) -> None:
     import ray
 
-    import tuning.pool as pool_mod
-    import tuning.runner as runner_mod
-    import tuning.worker as worker_mod
-    from tuning.gamestore import GameStore
+    import tuning.driver.pool as pool_mod
+    import tuning.driver.runner as runner_mod
+    import tuning.driver.worker as worker_mod
+    from tuning.storage.gamestore import GameStore
 
     # idle: the driver blocked until some batch is ready; ray_results: fetching (unpickling) them
     profile.wrap(ray, "wait", "idle_wait")
@@ -238,7 +238,7 @@ def _install_profile(profile: _Profile) -> None:
 
 
 def _spec(name: str, trials: int, seeds: int, batch_pairs: int, in_flight: int, sampler: str):
-    from tuning.spec import parse_spec
+    from tuning.study.spec import parse_spec
 
     return parse_spec({"name": name, "n_trials": trials, "trials_in_flight": in_flight,
                        "search": {k: ({"low": 0.001, "log": True} if k in ("approach_weight", "wall_weight") else {})
@@ -252,7 +252,7 @@ def _spec(name: str, trials: int, seeds: int, batch_pairs: int, in_flight: int, 
 def _warm(pool, params, opponent, workers: int, log, limit: float = 300.0) -> None:
     """Play one-seed batches until ``workers`` worker processes have each played one (a worker
     starting up loads the engine: that must not happen inside the measurement)."""
-    from tuning.pool import Batch
+    from tuning.driver.pool import Batch
 
     seen: set[str] = set()
     start = time.monotonic()
@@ -270,7 +270,7 @@ def _warm(pool, params, opponent, workers: int, log, limit: float = 300.0) -> No
 def _real_bot_rate(policy: str, panel_name: str, seeds: int = 30) -> float:
     """Games per second one core plays with ``policy`` (its defaults) against ``panel_name``."""
     from ocean.bots import BotSpec, coefficients, panel
-    from tuning.worker import play_batch
+    from tuning.driver.worker import play_batch
 
     params = coefficients.defaults(policy)
     bots = list(panel(panel_name))
@@ -296,7 +296,7 @@ def _writer(url: str, study: str, writer: int, rows: list, start: float, seconds
     """One writer process of the database ceiling: from Unix time ``start`` for ``seconds``,
     stores copies of ``rows`` as new batches of ``study`` through the workers' own path
     (``store_batch``); returns (rows stored, seconds spent storing)."""
-    from tuning.batchstore import store_batch
+    from tuning.storage.batchstore import store_batch
 
     def store(trial: int) -> None:
         if not store_batch(url, study, trial=trial, phase="train", opponent="random", rows=rows, seconds=1.0):
@@ -346,8 +346,8 @@ def _db_ceiling(url: str, *, writers: int, batch_games: int, seconds: float, log
     import sqlalchemy as sa
 
     from ocean.bots import BotSpec, coefficients, resolve_bot
-    from tuning.gamestore import GameStore
-    from tuning.worker import play_batch
+    from tuning.storage.gamestore import GameStore
+    from tuning.driver.worker import play_batch
 
     # real game rows: the random bot stands in for the study's bot (handed v1's coefficients)
     seeds = list(range(_START_SEED, _START_SEED + max(1, batch_games // 2)))
@@ -453,10 +453,10 @@ def _extra_driver() -> None:
     import json
 
     from ocean.bots import BotSpec
-    from tuning.cluster import cluster_cpus, connect
-    from tuning.pool import BatchPool
-    from tuning.runner import StudyRunner
-    from tuning.study import open_study
+    from tuning.driver.cluster import cluster_cpus, connect
+    from tuning.driver.pool import BatchPool
+    from tuning.driver.runner import StudyRunner
+    from tuning.storage.handle import open_study
 
     connect(os.environ["OCEAN_SCALE_ADDRESS"])
     handle = open_study(os.environ["OCEAN_SCALE_STUDY"], os.environ["OCEAN_STORAGE"])
@@ -500,12 +500,12 @@ def _measure(url: str, *, address: str, trials: int, seeds: int, batch_pairs: in
     import optuna
     import ray
 
-    import tuning.runner as runner_mod
+    import tuning.driver.runner as runner_mod
     from ocean.bots import BotSpec
-    from tuning.batchstore import worker_stores
-    from tuning.cluster import cluster_cpus, connect
-    from tuning.pool import BatchPool
-    from tuning.study import create_study
+    from tuning.storage.batchstore import worker_stores
+    from tuning.driver.cluster import cluster_cpus, connect
+    from tuning.driver.pool import BatchPool
+    from tuning.storage.handle import create_study
 
     connect(address)
     workers = cluster_cpus()
@@ -617,8 +617,8 @@ def run_scale_bench(*, nodes: int, cpus_per_node: int, trials: int, seeds: int, 
     others, as a driver on a machine of its own would (PostgreSQL is not pinned).
     ``db_writers``: then that many processes store batches of the cluster study's automatic
     size for ``db_seconds`` through the workers' own path (the database's ceiling; 0: skip)."""
-    from tuning.batchstore import worker_stores
-    from tuning.evaluation import BatchSizer
+    from tuning.storage.batchstore import worker_stores
+    from tuning.study.batching import BatchSizer
 
     admin = os.environ.get(PG_ADMIN_ENV, DEFAULT_PG_ADMIN)
     logging.getLogger("ray").setLevel(logging.WARNING)

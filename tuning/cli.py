@@ -35,7 +35,7 @@ def user_errors(fn: Callable) -> Callable:
     def wrapper(*args, **kwargs):
         from ocean.bots.coefficients import ParamsError
         from tuning.errors import TuningError
-        from tuning.storage import hide_passwords_in_argv
+        from tuning.storage.database import hide_passwords_in_argv
 
         hide_passwords_in_argv()  # before Ray copies our command line into its job table
         _quiet_libraries()
@@ -100,9 +100,9 @@ class _RunBars:
 
 
 def _run_study(handle, ray_address: Optional[str], programs_checked: bool = False, pool=None) -> None:
-    from tuning.cluster import connect
-    from tuning.programs import check_programs
-    from tuning.runner import StudyRunner
+    from tuning.driver.cluster import connect
+    from tuning.driver.programs import check_programs
+    from tuning.driver.runner import StudyRunner
 
     workers = connect(ray_address)
     if not programs_checked:  # on every node: programs start, frozen ones still play as frozen
@@ -123,7 +123,7 @@ def _run_study(handle, ray_address: Optional[str], programs_checked: bool = Fals
 
 
 def _print_best(handle) -> None:
-    from tuning.status import best_trial
+    from tuning.results.status import best_trial
 
     best = best_trial(handle)
     if best is not None:
@@ -153,10 +153,10 @@ def launch_study(spec_file: Path, *, trials: Optional[int] = None, games: Option
                  pool: Optional[Callable] = None) -> None:
     """``tune launch``. ``pool(handle, workers)``: the ``BatchPool`` the driver plays in, built
     once Ray is joined (default: the runner's own, sized to the cluster)."""
-    from tuning.panel import resolve_panel
-    from tuning.spec import load_spec
-    from tuning.storage import probe_storage, resolve_url
-    from tuning.study import StudyExists, create_study, open_study
+    from tuning.study.opponents import resolve_panel
+    from tuning.study.spec import load_spec
+    from tuning.storage.database import probe_storage, resolve_url
+    from tuning.storage.handle import StudyExists, create_study, open_study
 
     spec = load_spec(spec_file)
     if trials is not None or games is not None:
@@ -165,8 +165,9 @@ def launch_study(spec_file: Path, *, trials: Optional[int] = None, games: Option
     probe_storage(url)  # reachable and a database, before Ray starts; creates nothing
     panel = resolve_panel(spec.panel)  # every input checked before anything starts or is written
     held_out = None if spec.validation.panel is None else resolve_panel(spec.validation.panel)
-    from tuning.cluster import connect
-    from tuning.programs import check_programs, study_programs
+    from tuning.driver.cluster import connect
+    from tuning.driver.programs import check_programs
+    from tuning.study.opponents import study_programs
 
     connect(ray_address or spec.ray_address)
     check_programs(study_programs(spec, panel, held_out), spec.timeout_scale)  # before the study exists
@@ -199,8 +200,8 @@ def resume(
 def resume_study(name: str, *, trials: Optional[int] = None, storage: Optional[str] = None,
                  ray_address: Optional[str] = None, pool: Optional[Callable] = None) -> None:
     """``tune resume``; ``pool`` as for ``launch_study``."""
-    from tuning.storage import resolve_url
-    from tuning.study import open_study
+    from tuning.storage.database import resolve_url
+    from tuning.storage.handle import open_study
 
     if trials is not None and trials < 1:
         _fail(f"--trials must be at least 1, got {trials}")
@@ -222,7 +223,7 @@ def status(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object as the last line."),
 ) -> None:
     """Trials complete/running/pruned/failed, best with its interval, games, games/s, ETA."""
-    from tuning.status import study_status
+    from tuning.results.status import study_status
 
     statuses = [study_status(h) for h in _open_many(name, storage)]
     if as_json:
@@ -238,8 +239,8 @@ def _open_many(name: Optional[str], storage: Optional[str]):
     """The named study, or every study of the storage (or of each studies/*.db)."""
     import optuna
 
-    from tuning.storage import DEFAULT_DIR, ENV_STORAGE, open_storage, resolve_url
-    from tuning.study import open_study
+    from tuning.storage.database import DEFAULT_DIR, ENV_STORAGE, open_storage, resolve_url
+    from tuning.storage.handle import open_study
 
     if name is not None:
         handle = open_study(name, resolve_url(name, option=storage))
@@ -310,13 +311,13 @@ def validate(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from tuning.cluster import connect
-    from tuning.storage import resolve_url
-    from tuning.study import open_study
-    from tuning.validation import validate_study
+    from tuning.driver.cluster import connect
+    from tuning.storage.database import resolve_url
+    from tuning.storage.handle import open_study
+    from tuning.results.validation import validate_study
 
-    from tuning.programs import check_programs
-    from tuning.stats import panel_elo
+    from tuning.driver.programs import check_programs
+    from tuning.stats.estimates import panel_elo
 
     handle = open_study(name, resolve_url(name, option=storage))
     try:
@@ -357,9 +358,9 @@ def export(
 ) -> None:
     """Write the best validated coefficients (or a given trial's) with their provenance."""
     from ocean.bots.coefficients import save_params
-    from tuning.export import FORMATS, choose_trial, provenance, render
-    from tuning.storage import resolve_url
-    from tuning.study import open_study
+    from tuning.results.export import FORMATS, choose_trial, provenance, render
+    from tuning.storage.database import resolve_url
+    from tuning.storage.handle import open_study
 
     if fmt not in FORMATS:
         _fail(f"unknown --format {fmt!r}; choose one of: {', '.join(FORMATS)}")
@@ -397,11 +398,11 @@ def report(
     scores, per-game statistics, pruning, speed) and its figures as PNG files."""
     import os
 
-    from tuning.storage import resolve_url
-    from tuning.study import open_study
+    from tuning.storage.database import resolve_url
+    from tuning.storage.handle import open_study
     from rich.console import Console
 
-    from tuning.study_report import write_report
+    from tuning.results.report import write_report
 
     if out.suffix.lower() not in (".html", ".htm"):
         _fail(f"--out must name an .html file, got {str(out)!r}")
@@ -437,7 +438,7 @@ def dashboard(
 
     import optuna_dashboard
 
-    from tuning.storage import ENV_STORAGE, open_storage, resolve_url
+    from tuning.storage.database import ENV_STORAGE, open_storage, resolve_url
 
     if name is None and not (storage or os.environ.get(ENV_STORAGE)):
         _fail("give a study name or --storage URL")

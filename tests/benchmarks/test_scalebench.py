@@ -7,8 +7,8 @@ from pathlib import Path
 import sqlalchemy as sa
 
 from benchmarks.scalebench import CLUSTER_BOT, CLUSTER_SHAPE, _LockWatch
-from tuning.panel import resolve_panel
-from tuning.spec import load_spec
+from tuning.study.opponents import resolve_panel
+from tuning.study.spec import load_spec
 
 
 def test_the_projection_is_of_the_cluster_study(monkeypatch):

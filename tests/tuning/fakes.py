@@ -10,9 +10,9 @@ import hashlib
 from collections import deque
 from typing import Callable, Mapping
 
-from tuning.pool import Batch
-from tuning.records import STATS
-from tuning.worker import BatchResult
+from tuning.driver.pool import Batch
+from tuning.storage.records import STATS
+from tuning.driver.worker import BatchResult
 
 
 def tiny_spec_dict(**overrides) -> dict:

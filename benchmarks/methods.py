@@ -125,9 +125,9 @@ def _score_on(pool, handle, params: dict, seeds: Sequence[int]) -> dict:
 def _one_run(base: dict, method: Method, trials: int, repeat: int, choose: dict, report_seeds: list[int],
              top_k: int | None, folder: Path, pool, study_dir: Path) -> dict:
     from tuning.driver.runner import StudyRunner
-    from tuning.study.spec import parse_spec
-    from tuning.storage.handle import create_study
     from tuning.results.validation import validate_study
+    from tuning.storage.handle import create_study
+    from tuning.study.spec import parse_spec
 
     spec = parse_spec(_run_spec(base, method, trials, repeat, choose), base=study_dir)
     db = folder / f"{spec.name}.db"
@@ -161,8 +161,8 @@ def run_methods(*, study: Path, methods: Sequence[Method], budgets: Sequence[int
     """Run every (method, budget, repetition) not yet in ``out/runs.jsonl``; returns the summary."""
     from tuning.driver.cluster import connect
     from tuning.driver.pool import BatchPool
-    from tuning.study.spec import parse_spec
     from tuning.study.opponents import study_bot
+    from tuning.study.spec import parse_spec
 
     import optuna
 
@@ -208,9 +208,9 @@ def rescore_pruned(*, study: Path, out: Path, per_run: int, games: int | None = 
 
     from tuning.driver.cluster import connect
     from tuning.driver.pool import BatchPool
-    from tuning.study.spec import parse_spec
-    from tuning.study.opponents import study_bot
     from tuning.storage.handle import open_study
+    from tuning.study.opponents import study_bot
+    from tuning.study.spec import parse_spec
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     base = tomllib.loads(study.read_text())

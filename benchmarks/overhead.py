@@ -21,7 +21,8 @@ from typing import Callable
 import optuna
 import ray
 
-from tuning.driver.pool import Batch, BatchPool
+from tuning.driver.evaluation import Batch
+from tuning.driver.pool import BatchPool
 from tuning.driver.worker import play_batch
 
 __all__ = ["run_bench"]
@@ -90,9 +91,9 @@ def _on_ray(params, batches, workers: int, bot=None) -> dict:
 def _storage_per_trial(storage: str | None, trials: int, opponent: str, log) -> dict:
     from tuning.driver.cluster import connect
     from tuning.driver.runner import StudyRunner
-    from tuning.study.spec import parse_spec
     from tuning.storage.database import mask
     from tuning.storage.handle import create_study
+    from tuning.study.spec import parse_spec
 
     with tempfile.TemporaryDirectory() as tmp:
         url = storage or f"sqlite:///{tmp}/bench.db"

@@ -252,7 +252,7 @@ def _spec(name: str, trials: int, seeds: int, batch_pairs: int, in_flight: int, 
 def _warm(pool, params, opponent, workers: int, log, limit: float = 300.0) -> None:
     """Play one-seed batches until ``workers`` worker processes have each played one (a worker
     starting up loads the engine: that must not happen inside the measurement)."""
-    from tuning.driver.pool import Batch
+    from tuning.driver.evaluation import Batch
 
     seen: set[str] = set()
     start = time.monotonic()
@@ -346,8 +346,8 @@ def _db_ceiling(url: str, *, writers: int, batch_games: int, seconds: float, log
     import sqlalchemy as sa
 
     from ocean.bots import BotSpec, coefficients, resolve_bot
-    from tuning.storage.gamestore import GameStore
     from tuning.driver.worker import play_batch
+    from tuning.storage.gamestore import GameStore
 
     # real game rows: the random bot stands in for the study's bot (handed v1's coefficients)
     seeds = list(range(_START_SEED, _START_SEED + max(1, batch_games // 2)))
@@ -442,9 +442,6 @@ class _LockWatch:
                 "pg_lock_waits_over_1s_running": sum(1 for w in running if w > 1.0)}
 
 
-_LOCK_FIELDS = ("ask_lock_waits", "ask_lock_wait_seconds", "ask_lock_wait_max")
-
-
 def _extra_driver() -> None:
     """Entry of the other drivers of ``--drivers N`` (``python -m benchmarks.scalebench``): the
     real driver on the study named by ``$OCEAN_SCALE_STUDY`` at ``$OCEAN_STORAGE`` (the URL
@@ -502,9 +499,9 @@ def _measure(url: str, *, address: str, trials: int, seeds: int, batch_pairs: in
 
     import tuning.driver.runner as runner_mod
     from ocean.bots import BotSpec
-    from tuning.storage.batchstore import worker_stores
     from tuning.driver.cluster import cluster_cpus, connect
     from tuning.driver.pool import BatchPool
+    from tuning.storage.batchstore import worker_stores
     from tuning.storage.handle import create_study
 
     connect(address)

@@ -153,10 +153,10 @@ def launch_study(spec_file: Path, *, trials: Optional[int] = None, games: Option
                  pool: Optional[Callable] = None) -> None:
     """``tune launch``. ``pool(handle, workers)``: the ``BatchPool`` the driver plays in, built
     once Ray is joined (default: the runner's own, sized to the cluster)."""
-    from tuning.study.opponents import resolve_panel
-    from tuning.study.spec import load_spec
     from tuning.storage.database import probe_storage, resolve_url
     from tuning.storage.handle import StudyExists, create_study, open_study
+    from tuning.study.opponents import resolve_panel
+    from tuning.study.spec import load_spec
 
     spec = load_spec(spec_file)
     if trials is not None or games is not None:
@@ -312,9 +312,9 @@ def validate(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from tuning.driver.cluster import connect
+    from tuning.results.validation import validate_study
     from tuning.storage.database import resolve_url
     from tuning.storage.handle import open_study
-    from tuning.results.validation import validate_study
 
     from tuning.driver.programs import check_programs
     from tuning.stats.estimates import panel_elo

@@ -10,9 +10,9 @@ import hashlib
 from collections import deque
 from typing import Callable, Mapping
 
-from tuning.driver.pool import Batch
-from tuning.storage.records import STATS
+from tuning.driver.evaluation import Batch
 from tuning.driver.worker import BatchResult
+from tuning.storage.records import STATS
 
 
 def tiny_spec_dict(**overrides) -> dict:

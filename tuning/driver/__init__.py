@@ -14,7 +14,7 @@ _HOME = {
     "StudyRunner": "tuning.driver.runner",
     "RunReport": "tuning.driver.runner",
     "RunProgress": "tuning.driver.runner",
-    "Batch": "tuning.driver.pool",
+    "Batch": "tuning.driver.evaluation",
     "BatchPool": "tuning.driver.pool",
     "play_batch": "tuning.driver.worker",
     "connect": "tuning.driver.cluster",

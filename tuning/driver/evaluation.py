@@ -7,12 +7,26 @@ opponent about equally — which is what the pruning test and the running estima
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
-from tuning.driver.pool import Batch
 from tuning.stats.estimates import Estimate, panel_estimate
 
-__all__ = ["plan_batches", "pair_scores_of_rows", "summarize", "by_opponent"]
+__all__ = ["Batch", "plan_batches", "pair_scores_of_rows", "summarize", "by_opponent"]
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Seeds of one opponent for one trial, in one phase ('train' or 'validate')."""
+
+    trial: int
+    phase: str
+    opponent: object  # ocean.bots.BotSpec
+    seeds: tuple[int, ...]
+
+    @property
+    def games(self) -> int:
+        return 2 * len(self.seeds)
 
 
 def plan_batches(*, trial: int, phase: str, panel: Sequence, seeds: Sequence[int], batch_pairs: int,

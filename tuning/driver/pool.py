@@ -6,28 +6,14 @@ leaves little queued work behind.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Mapping
 
 import ray
 
+from tuning.driver.evaluation import Batch
 from tuning.driver.worker import BatchResult, play_batch_task
 
-__all__ = ["Batch", "BatchPool"]
-
-
-@dataclass(frozen=True)
-class Batch:
-    """Seeds of one opponent for one trial, in one phase ('train' or 'validate')."""
-
-    trial: int
-    phase: str
-    opponent: object  # ocean.bots.BotSpec
-    seeds: tuple[int, ...]
-
-    @property
-    def games(self) -> int:
-        return 2 * len(self.seeds)
+__all__ = ["BatchPool"]
 
 
 class BatchPool:

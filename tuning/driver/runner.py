@@ -41,14 +41,14 @@ from optuna.exceptions import UpdateFinishedTrialError
 from optuna.trial import TrialState
 
 from tuning.driver.cluster import cluster_cpus
+from tuning.driver.evaluation import Batch, plan_batches, summarize
+from tuning.driver.pool import BatchPool
 from tuning.errors import StorageError, TuningError
-from tuning.driver.evaluation import plan_batches, summarize
+from tuning.stats.pruning import incumbent_bias, interval_variance, should_prune
+from tuning.storage.handle import StudyHandle
 from tuning.storage.locks import ASK_LOCK, driver_id, hold, owner_dead
 from tuning.storage.optuna_writes import draw_params, store_params, store_user_attrs
-from tuning.driver.pool import Batch, BatchPool
-from tuning.stats.pruning import incumbent_bias, interval_variance, should_prune
 from tuning.storage.retry import Retry
-from tuning.storage.handle import StudyHandle
 from tuning.storage.trialindex import trial_counts
 from tuning.study.batching import BatchSizer
 from tuning.study.samplers import make_sampler

@@ -17,6 +17,9 @@ from typing import Mapping, Sequence
 
 import ray
 
+from tuning.driver.evaluation import pair_scores_of_rows
+from tuning.storage.batchstore import store_batch
+
 __all__ = ["BatchResult", "BatchSummary", "summarize_batch", "play_batch", "play_batch_on_worker",
            "play_batch_task", "TASK_OPTIONS", "STUDY_BOT"]
 
@@ -40,8 +43,6 @@ class BatchSummary:
 
 def summarize_batch(opponent: str, rows: Sequence[Mapping]) -> BatchSummary:
     """The summary of a batch's rows (``PairResults.rows()`` dicts) against ``opponent``."""
-    from tuning.driver.evaluation import pair_scores_of_rows  # here: tuning.driver.evaluation imports the pool, which imports us
-
     errors = [r for r in rows if r.get("a_error")]
     first = None if not errors else f"seed {errors[0]['seed']} against {opponent}: {errors[0]['a_error']}"
     return BatchSummary(len(rows), pair_scores_of_rows(opponent, rows), len(errors), first)
@@ -115,8 +116,6 @@ def play_batch(params: Mapping[str, float], opponent, seeds: Sequence[int], tria
     worker = f"{socket.gethostname()}:{os.getpid()}"
     summary = summarize_batch(opponent.name, rows)
     if store_url is not None and study is not None:
-        from tuning.storage.batchstore import store_batch
-
         t0 = time.perf_counter()
         if store_batch(store_url, study, trial=trial, phase=phase, opponent=opponent.name, rows=rows,
                        seconds=seconds):

@@ -7,6 +7,7 @@ from optuna.trial import FrozenTrial, TrialState
 
 from tuning.stats.estimates import Estimate, elo_estimate, panel_elo
 from tuning.storage.handle import StudyHandle
+from tuning.storage.trialindex import best_complete_number, running_numbers, trial_counts, user_attr_sum
 from tuning.study.space import REFERENCE_TRIAL
 
 __all__ = ["study_status", "best_trial", "elo_summary"]
@@ -55,8 +56,6 @@ def best_trial(handle: StudyHandle) -> dict | None:
 def _best_complete(handle: StudyHandle) -> FrozenTrial | None:
     """The complete trial with the best training score (the lowest number among equals), read
     as one trial, not by loading them all."""
-    from tuning.storage.trialindex import best_complete_number
-
     number = best_complete_number(handle.storage.engine, handle.name)
     return None if number is None else _trial(handle, number)
 
@@ -75,8 +74,6 @@ def study_status(handle: StudyHandle) -> dict:
     """Trials by state, best with interval, games played, games/s and ETA. Reads counts and
     sums (Optuna's trial table, our summary tables) and a couple of single trials, never every
     trial or every game: it stays quick on a study of thousands of trials and millions of games."""
-    from tuning.storage.trialindex import running_numbers, trial_counts, user_attr_sum
-
     engine = handle.storage.engine
     by_state = trial_counts(engine, handle.name)
     counts = {key: by_state[state] for key, state in _STATES.items()}

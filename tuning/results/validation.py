@@ -15,9 +15,9 @@ from typing import Callable
 from optuna.trial import TrialState
 
 from tuning.driver.cluster import cluster_cpus
-from tuning.errors import SpecError, TuningError
 from tuning.driver.evaluation import plan_batches, summarize
 from tuning.driver.pool import BatchPool
+from tuning.errors import SpecError, TuningError
 from tuning.stats.estimates import Estimate, paired_difference
 from tuning.storage.handle import StudyHandle
 from tuning.study.space import REFERENCE_TRIAL

@@ -28,6 +28,8 @@ from __future__ import annotations
 import time
 from typing import Mapping, Sequence
 
+from tuning.errors import StorageError
+
 __all__ = ["store_batch", "worker_stores"]
 
 _BACKOFF = 30.0  # seconds a worker sends rows back to the driver after its database failed it
@@ -64,8 +66,6 @@ def store_batch(url: str, study: str, *, trial: int, phase: str, opponent: str, 
                 seconds: float) -> bool:
     """Store a batch's games in ``study`` at ``url``; False (nothing stored, nothing raised) if
     the database could not take them, so the caller sends the rows to the driver instead."""
-    from tuning.errors import StorageError
-
     if not worker_stores(url) or time.monotonic() < _failed_until.get(url, 0.0):
         return False
     try:

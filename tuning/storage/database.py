@@ -23,6 +23,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import URL, Engine
 
 from tuning.errors import StorageError, StudyNotFound
+from tuning.storage.records import create_tables  # our tables live beside Optuna's
 
 __all__ = ["ENV_STORAGE", "DEFAULT_DIR", "default_url", "resolve_url", "mask", "parse_url",
            "Storage", "open_storage", "open_optuna_readonly", "probe_storage", "storage_error", "hide_passwords_in_argv"]
@@ -244,8 +245,6 @@ def open_storage(url: str, *, must_exist: bool = False) -> Storage:
     ``StudyNotFound`` instead of a new empty study database (``resume``, ``status`` and
     friends never create or alter one by accident).
     """
-    from tuning.storage.records import create_tables  # our tables live beside Optuna's
-
     parsed = parse_url(url)
     if parsed.get_backend_name() == "sqlite":
         path = Path(parsed.database)

@@ -177,14 +177,6 @@ class GameStore:
         with self._session() as session:
             return {(opp, seed): total / 2.0 for opp, seed, total in session.execute(stmt)}
 
-    def played(self, trial: int, phase: str) -> set[tuple[str, int, int]]:
-        """(opponent, seed, side) of every stored game of a trial."""
-        g = GameRecord
-        stmt = sa.select(g.opponent, g.seed, g.side).where(
-            g.study == self.study, g.trial == trial, g.phase == phase)
-        with self._session() as session:
-            return {tuple(row) for row in session.execute(stmt)}
-
     def games(self, *, trial: int | None = None, phase: str | None = None) -> list[GameRecord]:
         """Stored game rows (for reports and tests), oldest first."""
         stmt = sa.select(GameRecord).where(GameRecord.study == self.study).order_by(GameRecord.id)

@@ -19,15 +19,16 @@ from optuna.trial import FrozenTrial, TrialState
 
 from ocean.bots import BotSpec
 from tuning.errors import StudyExists, StudyNotFound, TuningError
+from tuning.storage.batchstore import worker_stores
+from tuning.storage.database import Storage, open_storage
 from tuning.storage.gamestore import GameStore
 from tuning.storage.locks import CREATE_LOCK, driver_id, hold
+from tuning.storage.trialindex import trial_counts
 from tuning.study.batching import BatchSizer
 from tuning.study.opponents import panel_from_json, panel_to_json, resolve_panel, study_bot, study_programs
 from tuning.study.samplers import make_sampler
 from tuning.study.space import SearchSpace, build_space
 from tuning.study.spec import StudySpec, parse_spec
-from tuning.storage.batchstore import worker_stores
-from tuning.storage.database import Storage, open_storage
 
 __all__ = ["StudyExists", "StudyHandle", "create_study", "open_study", "package_version", "ATTR_SPEC",
            "ATTR_PANEL", "ATTR_TARGET"]
@@ -115,8 +116,6 @@ def _exists(name: str, storage: Storage) -> StudyExists:
 def _complete(study: optuna.Study, storage: Storage) -> bool:
     """Whether every step of creation is stored (the last one enqueues trial 0). Counts the
     trials in SQL: reading them through Optuna costs seconds on a study of thousands."""
-    from tuning.storage.trialindex import trial_counts
-
     attrs = study.user_attrs
     return all(k in attrs for k in (ATTR_SPEC, ATTR_PANEL, ATTR_TARGET)) and any(
         trial_counts(storage.engine, study.study_name).values())

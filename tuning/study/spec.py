@@ -22,13 +22,11 @@ from ocean.bots.external import RESERVED, ProgramSpec, absolute_cwd
 from tuning.errors import SpecError
 
 __all__ = ["SeedRange", "SamplerSpec", "SearchRange", "PruningSpec", "ValidationSpec", "ProgramBot", "StudySpec",
-           "load_spec", "parse_spec", "SAMPLERS"]
+           "load_spec", "parse_spec"]
 
-SAMPLERS = ("tpe", "cmaes", "gp", "random")
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 _ENV_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
-TUNED_POLICIES = (registry.V1, registry.V2, registry.V3)  # the in-process bots a study may tune (``policy``)
 
 
 def _coefs(policy: str) -> dict:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from typing import Mapping, Sequence
+from typing import Mapping
 
 import numpy as np
 import optuna
@@ -153,9 +153,3 @@ def _score(t: FrozenTrial | None) -> float | None:
     if t.state == TrialState.PRUNED and t.intermediate_values:
         return float(t.intermediate_values[max(t.intermediate_values)])
     return None
-
-
-def unit_point(params: Mapping[str, float], space: Mapping[str, BaseDistribution],
-               names: Sequence[str]) -> np.ndarray:
-    """``params`` in the sampler's unit-cube coordinates (for tests and reports)."""
-    return np.array([_to_unit(float(params[n]), space[n]) for n in names])

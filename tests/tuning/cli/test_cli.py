@@ -174,8 +174,8 @@ def test_dashboard_serves_the_study_database(tmp_path):
 
     from tests.tuning.fakes import FakePool, tiny_spec_dict
     from tuning.driver.runner import StudyRunner
-    from tuning.study.spec import parse_spec
     from tuning.storage.handle import create_study
+    from tuning.study.spec import parse_spec
 
     url = f"sqlite:///{tmp_path}/d.db"
     handle = create_study(parse_spec(tiny_spec_dict(name="dash")), url)

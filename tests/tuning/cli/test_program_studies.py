@@ -20,9 +20,9 @@ import tomllib
 import pytest
 import sqlalchemy as sa
 
+from benchmarks.chaos import DriverProcess, compare_digests, duplicate_rows, inconsistent_trials, read_digest
 from tests.programs.build import HERE, build_c, build_java
 from tests.tuning.processes import last_json, run_tune
-from benchmarks.chaos import DriverProcess, compare_digests, duplicate_rows, inconsistent_trials, read_digest
 
 # A long drill: CI runs it (.ci/run), the README's test command leaves it out.
 # Program studies end to end on SQLite and PostgreSQL (about 1.5 min).

@@ -10,11 +10,11 @@ from optuna.trial import TrialState
 
 from ocean.bots import coefficients
 from tests.tuning.fakes import FakePool, fake_rows, tiny_spec_dict
-from tuning.errors import TuningError
 from tuning.driver.evaluation import summarize
 from tuning.driver.runner import StudyRunner
-from tuning.study.spec import parse_spec
+from tuning.errors import TuningError
 from tuning.storage.handle import create_study, open_study
+from tuning.study.spec import parse_spec
 
 DEFAULT_SILENCE = coefficients.defaults()["silence_cost"]
 

@@ -132,8 +132,8 @@ def _fake_study(url: str, **overrides):
     """A study run in-process on synthetic games (tests.tuning.fakes), for what a tiny real
     study cannot promise: trials that are pruned for sure."""
     from tests.tuning.fakes import tiny_spec_dict
-    from tuning.study.spec import parse_spec
     from tuning.storage.handle import create_study
+    from tuning.study.spec import parse_spec
 
     return create_study(parse_spec(tiny_spec_dict(**overrides)), url)
 

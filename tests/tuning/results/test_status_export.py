@@ -6,14 +6,14 @@ from optuna.trial import TrialState
 
 from ocean.bots import coefficients
 from tests.tuning.fakes import FakePool, tiny_spec_dict
+from tuning.driver.runner import StudyRunner
 from tuning.errors import TuningError
 from tuning.results.export import choose_trial, provenance, render
-from tuning.driver.runner import StudyRunner
-from tuning.study.spec import parse_spec
-from tuning.stats.estimates import elo
 from tuning.results.status import study_status
-from tuning.storage.handle import create_study
 from tuning.results.validation import validate_study
+from tuning.stats.estimates import elo
+from tuning.storage.handle import create_study
+from tuning.study.spec import parse_spec
 
 
 @pytest.fixture

@@ -4,11 +4,11 @@ from optuna.trial import TrialState
 
 from ocean.bots import coefficients
 from tests.tuning.fakes import FakePool, tiny_spec_dict
-from tuning.errors import SpecError, TuningError
 from tuning.driver.runner import StudyRunner
-from tuning.study.spec import parse_spec
-from tuning.storage.handle import create_study
+from tuning.errors import SpecError, TuningError
 from tuning.results.validation import candidates, validate_study
+from tuning.storage.handle import create_study
+from tuning.study.spec import parse_spec
 
 DEFAULT_SILENCE = coefficients.defaults()["silence_cost"]
 

@@ -3,11 +3,12 @@ database a worker cannot reach sends the rows back to the driver instead of losi
 import sqlalchemy as sa
 
 from ocean.bots import coefficients, resolve_bot
+from tuning.driver.evaluation import Batch
+from tuning.driver.pool import BatchPool
+from tuning.driver.worker import play_batch, summarize_batch
 from tuning.storage import batchstore
 from tuning.storage.gamestore import GameStore
-from tuning.driver.pool import Batch, BatchPool
 from tuning.storage.records import create_tables
-from tuning.driver.worker import play_batch, summarize_batch
 
 
 def _store(url: str, study: str = "s") -> GameStore:

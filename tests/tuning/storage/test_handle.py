@@ -6,10 +6,10 @@ import pytest
 
 from tests.tuning.fakes import FakePool, tiny_spec_dict
 from tuning.driver.runner import StudyRunner
-from tuning.study.space import build_space
-from tuning.study.spec import parse_spec
 from tuning.storage.handle import create_study
 from tuning.study.samplers import make_sampler
+from tuning.study.space import build_space
+from tuning.study.spec import parse_spec
 
 
 @pytest.mark.parametrize("kind", ["tpe", "cmaes", "random", "spsa",

@@ -5,8 +5,8 @@ import textwrap
 import pytest
 
 from tuning.errors import SpecError
-from tuning.study.spec import load_spec
 from tuning.study.space import build_space
+from tuning.study.spec import load_spec
 
 BASE = textwrap.dedent("""
     name = "mine"

@@ -31,10 +31,10 @@ def test_full_params_fill_fixed_values_and_defaults():
 
 def test_a_v2_study_draws_from_the_v2_registry_and_plays_the_v2_bot(tmp_path):
     from ocean.bots import coefficients as C
+    from tuning.driver.worker import play_batch
     from tuning.errors import SpecError
     from tuning.results.export import render
     from tuning.study.opponents import study_bot
-    from tuning.driver.worker import play_batch
 
     spec = parse_spec(tiny_spec_dict(policy="tunable-v2", search={"kill_bonus": {}, "path_depth": {"high": 6},
                                                                    "space_horizon": 40}))

@@ -6,13 +6,24 @@ import optuna
 import pytest
 from optuna.distributions import FloatDistribution, IntDistribution
 
-from tuning.study.spsa import SPSASampler, unit_point
+from tuning.study.spsa import SPSASampler
 
 SPACE = {"x": FloatDistribution(0.0, 10.0), "y": FloatDistribution(0.01, 100.0, log=True),
          "z": FloatDistribution(-1.0, 1.0)}
 NAMES = sorted(SPACE)
 OPTIMUM = np.array([0.7, 0.25, 0.6])  # in unit coordinates
 X0 = {"x": 3.0, "y": 1.0, "z": 0.0}  # unit (0.3, 0.5, 0.5)
+
+
+def unit_point(params: dict, space: dict, names: list[str]) -> np.ndarray:
+    """``params`` in the sampler's coordinates, computed here from the bounds: each range is
+    [0, 1], on a log scale where the range is logarithmic."""
+    out = []
+    for name in names:
+        d, x = space[name], float(params[name])
+        low, high = (math.log(d.low), math.log(d.high)) if d.log else (float(d.low), float(d.high))
+        out.append((((math.log(x) if d.log else x) - low) / (high - low)) if high > low else 0.5)
+    return np.array(out)
 
 
 def _noisy(params: dict, rng: np.random.Generator) -> float:
@@ -99,9 +110,9 @@ def test_integers_are_rounded_and_categoricals_refused():
 
 def test_a_study_file_sets_the_perturbation_and_the_step(tmp_path):
     from tuning.errors import SpecError
+    from tuning.study.samplers import make_sampler
     from tuning.study.space import build_space
     from tuning.study.spec import load_spec
-    from tuning.study.samplers import make_sampler
 
     def spec(sampler_lines: str):
         path = tmp_path / "s.toml"

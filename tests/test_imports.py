@@ -1,8 +1,8 @@
 """The product's import graph, read from the source with ``ast``: no circles in ``ocean/`` or
 ``tuning/`` (imports at module level and inside functions alike: a function-level import is
 for cost, never to break a circle), tuning's rooms import only the rooms below them, every
-room says what it holds and names a public surface that loads, and no product module reads
-the drills' batch log."""
+room says what it holds and names a public surface that loads, no product file over 600
+lines (frozen bots excepted), and no product module reads the drills' batch log."""
 from __future__ import annotations
 
 import ast
@@ -14,6 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PRODUCT = ("ocean", "tuning")
+MAX_LINES = 600
 # What each of tuning's rooms may import of tuning (besides itself); ``errors`` is the one
 # error hierarchy, importable from every room but ``stats``, which is pure statistics.
 ROOMS = {
@@ -189,6 +190,27 @@ def test_each_room_says_what_it_holds_and_its_public_names_load(room):
     assert package.__all__, "a public surface"
     for name in package.__all__:
         assert getattr(package, name) is not None, name
+
+
+def _frozen(path: Path) -> bool:
+    """A frozen bot module: its docstring, or its package's, says it is frozen."""
+    for doc_of in (path, *[p / "__init__.py" for p in path.parents if (p / "__init__.py").exists()]):
+        doc = ast.get_docstring(ast.parse(doc_of.read_text())) or ""
+        if doc.startswith("FROZEN") or "Frozen since" in doc:
+            return True
+    return False
+
+
+def test_no_product_file_over_600_lines_but_frozen_bots():
+    long = {f"{path.relative_to(ROOT)}: {n} lines"
+            for package in PRODUCT for path in modules(package).values()
+            if (n := len(path.read_text().splitlines())) > MAX_LINES and not _frozen(path)}
+    assert not long, sorted(long)
+
+
+def test_the_frozen_exception_is_narrow():
+    frozen = {str(path.relative_to(ROOT)) for package in PRODUCT for path in modules(package).values() if _frozen(path)}
+    assert frozen and all(f.startswith("ocean/bots/") for f in frozen), sorted(frozen)
 
 
 def test_no_product_module_reads_the_drills_batch_log():

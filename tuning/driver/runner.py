@@ -5,26 +5,24 @@ the Ray pool full with their batches (oldest trial first, so trials finish early
 incumbent appears soon), stores each finished batch at once, reports the running score, prunes
 trials clearly worse than the incumbent and tells Optuna when a trial is done.
 
-Crash safety (exercised by ``benchmarks.chaos`` and tests/tuning/test_resilience*.py):
+Crash safety (exercised by ``benchmarks.chaos`` and tests/tuning/driver/test_resilience.py):
 
 - every game is stored as its batch finishes, under a unique key, so a kill loses at most the
   batches in flight and nothing stored is ever replayed or duplicated (on PostgreSQL the
   worker that played a batch stores it and sends the driver only its summary, see
   ``tuning.storage.batchstore``; on SQLite, or when a worker cannot reach the database, the driver
   stores the rows);
-- each open trial carries a lease renewed by this driver's heartbeat; a RUNNING trial whose
-  lease expired, whose driver on this host is gone, or that has no lease at all (its driver
-  died between creating and claiming it) is adopted: its stored games are kept, only the
-  missing ones are played, with its stored parameters (completed if the driver died half-way
-  through storing them);
+- each open trial carries a lease renewed by this driver's heartbeat, and a trial whose driver
+  is gone is adopted by another: its stored games are kept, only the missing ones are played,
+  with its stored parameters (``tuning.driver.leases``);
 - trials are created under a study lock that counts them first, so any number of drivers
   create exactly the target; trial N's random draws are seeded by (sampler seed, N), so with
   the random sampler (and in TPE/CMA-ES's startup trials) a study killed and resumed any
   number of times proposes what an undisturbed one would; after the startup trials a model
   proposes from the trials finished when it asks, which timing decides, killed or not;
-- every database call goes through ``tuning.storage.retry``: an outage is ridden out with backoff, or
-  ends the run with one line after ``$OCEAN_DB_PATIENCE`` seconds; a trial is told only after
-  all its games are stored, so its value always matches its stored games.
+- every database call goes through ``tuning.storage.retry``: an outage is ridden out with
+  backoff, or ends the run with one line after ``$OCEAN_DB_PATIENCE`` seconds; a trial is told
+  only after all its games are stored, so its value always matches its stored games.
 """
 from __future__ import annotations
 
@@ -42,11 +40,12 @@ from optuna.trial import TrialState
 
 from tuning.driver.cluster import cluster_cpus
 from tuning.driver.evaluation import Batch, plan_batches, summarize
+from tuning.driver.leases import HEARTBEAT, LEASE_TTL, Leases
 from tuning.driver.pool import BatchPool
 from tuning.errors import StorageError, TuningError
 from tuning.stats.pruning import incumbent_bias, interval_variance, should_prune
 from tuning.storage.handle import StudyHandle
-from tuning.storage.locks import ASK_LOCK, driver_id, hold, owner_dead
+from tuning.storage.locks import ASK_LOCK, driver_id, hold
 from tuning.storage.optuna_writes import draw_params, store_params, store_user_attrs
 from tuning.storage.retry import Retry
 from tuning.storage.trialindex import trial_counts
@@ -54,12 +53,9 @@ from tuning.study.batching import BatchSizer
 from tuning.study.samplers import make_sampler
 from tuning.study.space import REFERENCE_TRIAL
 
-__all__ = ["StudyRunner", "RunProgress", "RunReport", "LEASE_TTL", "HEARTBEAT", "driver_id"]
+__all__ = ["StudyRunner", "RunProgress", "RunReport"]
 
 T = TypeVar("T")
-
-LEASE_TTL = 60.0  # seconds a trial stays ours without a heartbeat
-HEARTBEAT = 10.0  # seconds between lease renewals (and the loop's longest sleep)
 # A trial's running score goes to Optuna (an intermediate value, one write) at most this often.
 REPORT_EVERY = 1.0  # seconds
 MAX_FAILS_IN_A_ROW = 3  # trials failing back to back mean a broken setup, not bad coefficients
@@ -118,22 +114,6 @@ def _suggest(trial: optuna.Trial, name: str, dist: BaseDistribution) -> None:
         raise TuningError(f"cannot complete parameter {name!r}: unsupported distribution {dist!r}")
 
 
-class _Replay(optuna.samplers.BaseSampler):
-    """Proposes values drawn beforehand (an adopted trial's missing parameters)."""
-
-    def __init__(self, values: dict) -> None:
-        self.values = values
-
-    def infer_relative_search_space(self, study, trial) -> dict:
-        return {}
-
-    def sample_relative(self, study, trial, search_space) -> dict:
-        return {}
-
-    def sample_independent(self, study, trial, param_name, param_distribution):
-        return self.values[param_name]
-
-
 @dataclass
 class _Incumbent:
     number: int
@@ -179,10 +159,10 @@ class StudyRunner:
         self.owner = driver_id()
         self.pool = pool  # None: a Ray pool sized to the cluster (tests pass their own)
         self.progress = progress
-        self.lease_ttl = lease_ttl
         self.heartbeat = heartbeat
         self.log = log
         self.retry = retry if retry is not None else Retry(handle.storage.url, name=handle.name, log=log)
+        self.leases = Leases(handle, self.owner, ttl=lease_ttl, call=self._db)
         self.seeds = self.spec.training_seeds()
         self.opponents = [b.name for b in handle.panel]
         self.games_per_trial = 2 * len(self.seeds) * len(handle.panel)
@@ -215,7 +195,7 @@ class StudyRunner:
             self._load_incumbent()
             finished = self._db(lambda: self.h.trials(TrialState.COMPLETE, TrialState.PRUNED, TrialState.FAIL))
             self._finished = len(finished)
-            self._db(lambda: self.h.games.drop_leases(t.number for t in finished))
+            self.leases.clear(t.number for t in finished)
             self._games_done = self._db(lambda: self.h.games.count_games(phase=TRAIN))
             if self.sizer.auto:  # a resumed study sizes its first batches from the games it has timed
                 self.sizer.assume(self._db(lambda: self.h.games.recent_seconds_per_pair(TRAIN)))
@@ -228,7 +208,7 @@ class StudyRunner:
                     self._target_reached = not self._ask()
                 self._fill(pool)
                 if not len(pool) and not self.open:
-                    if not self._db(self._others_running):
+                    if not self.leases.others_running(self.open):
                         break
                     time.sleep(min(self.heartbeat, 2.0))  # another driver's trials: wait, maybe adopt
                     continue
@@ -243,7 +223,7 @@ class StudyRunner:
             for number in list(self.open):
                 # Left RUNNING with its games stored; without a lease, resume adopts it at once.
                 try:
-                    self.h.games.release(number, self.owner)
+                    self.leases.release(number, retry=False)
                 except StorageError:
                     pass  # the database is gone too: the lease expires, or resume sees we are dead
         finally:
@@ -253,7 +233,7 @@ class StudyRunner:
 
     def _beat(self, pool: BatchPool) -> None:
         """Renew our leases, let go of trials we lost, adopt trials whose driver is gone."""
-        held = self._db(lambda: self.h.games.renew(self.owner, list(self.open), self.lease_ttl))
+        held = self.leases.renew(self.open)
         for number in [n for n in self.open if n not in held]:
             # Our lease ran out (a long database outage) and another driver adopted the trial:
             # it finishes it from the stored games; playing on would only waste games.
@@ -296,7 +276,7 @@ class StudyRunner:
                 # ``existing`` is the number the new trial gets (or the waiting reference, trial 0).
                 self.h.study.sampler = self._sampler_for(existing)
                 trial = self.h.study.ask()  # the parameters are drawn below, outside the lock
-                return trial, self.h.games.claim(trial.number, self.owner, self.lease_ttl)
+                return trial, self.leases.claim(trial.number)
 
         # A repeated attempt (the connection dropped after Optuna committed the trial) counts
         # that trial too: it is left without a lease and adopted, never one too many.
@@ -307,7 +287,7 @@ class StudyRunner:
         if claimed:  # else our lock expired mid-way and another driver adopted it: theirs now
             # The sampler's work (TPE reads every finished trial) is done holding only the trial's
             # lease, so other drivers never wait for it; a driver that dies here leaves a trial
-            # without parameters, which adoption completes (``_adopt``). Same draws as
+            # without parameters, which adoption completes (``Leases.reopen``). Same draws as
             # ``study.ask(distributions)``: trial N's own sampler, the parameters in the same order,
             # stored together in one transaction.
             self._draw_and_store(trial, list(self.h.space.distributions))
@@ -346,63 +326,16 @@ class StudyRunner:
             else:
                 self._complete(op)
 
-    def _others_running(self) -> bool:
-        return any(t.number not in self.open for t in self.h.trials(TrialState.RUNNING))
-
     def _adopt_orphans(self) -> None:
-        """Take over RUNNING trials whose driver is gone: expired lease, a dead process on this
-        host, or no lease at all (checked under the ask lock, which a driver holds from
-        creating a trial until it has claimed it)."""
-        if len(self.open) >= self.spec.trials_in_flight:
-            return
-        running = [t for t in self._db(lambda: self.h.trials(TrialState.RUNNING)) if t.number not in self.open]
-        if not running:
-            return
-        leases = self._db(lambda: self.h.games.leases(t.number for t in running))
-        now = time.time()
-        for frozen in running:
-            if len(self.open) >= self.spec.trials_in_flight:
-                return
-            lease = leases.get(frozen.number)
-            if lease is None:
-                taken = self._db(lambda: self._claim_unleased(frozen.number))
-            elif lease[1] < now or owner_dead(lease[0]):
-                if lease[1] >= now:  # the holder is dead but its lease is still fresh: free it
-                    self._db(lambda: self.h.games.release(frozen.number, lease[0]))
-                taken = self._db(lambda: self.h.games.claim(frozen.number, self.owner, self.lease_ttl))
-            else:
+        """Open the RUNNING trials whose driver is gone (``tuning.driver.leases``), while there is
+        room for them, from their stored parameters and games."""
+        for frozen in self.leases.orphans(self.open, room=lambda: len(self.open) < self.spec.trials_in_flight):
+            trial = self.leases.reopen(frozen, self._sampler_for, self._draw_and_store)
+            if trial is None:  # told by its driver between our listing and our claim
                 continue
-            if taken:
-                self._adopt(frozen)
-
-    def _claim_unleased(self, number: int) -> bool:
-        with hold(self.h.games, ASK_LOCK, self.owner, call=self._db):
-            if self.h.games.leases([number]):  # its creator claimed it after all
-                return False
-            return self.h.games.claim(number, self.owner, self.lease_ttl)
-
-    def _adopt(self, frozen) -> None:
-        """Open a trial we just claimed, from its stored parameters and games."""
-        still = {t.number for t in self._db(lambda: self.h.trials(TrialState.RUNNING))}
-        if frozen.number not in still:  # told by its driver between our listing and our claim
-            self._db(lambda: self.h.games.release(frozen.number, self.owner))
-            return
-        sampler = self._sampler_for(frozen.number)
-        self.h.study.sampler = sampler
-        trial = self._db(lambda: optuna.Trial(self.h.study, frozen._trial_id))
-        missing = [name for name in self.h.space.distributions if name not in trial.params]
-        if missing:  # its driver died before the parameters were stored
-            # Draw every parameter in order from trial N's sampler, as its creator did, and keep
-            # the missing ones: the values an undisturbed run stores (a fresh sampler asked for
-            # the missing ones only would give the second parameter the first one's draw).
-            drawn = {name: sampler.sample_independent(self.h.study, frozen, name, dist)
-                     for name, dist in self.h.space.distributions.items()}
-            self.h.study.sampler = _Replay(drawn)
-            self._draw_and_store(trial, missing)
-            self.h.study.sampler = sampler
-        self.report.adopted += 1
-        self._open(trial, scores=self._db(lambda: self.h.games.pair_scores(frozen.number, TRAIN)),
-                   errors=self._db(lambda: self.h.games.bot_errors(frozen.number, TRAIN)))
+            self.report.adopted += 1
+            self._open(trial, scores=self._db(lambda: self.h.games.pair_scores(frozen.number, TRAIN)),
+                       errors=self._db(lambda: self.h.games.bot_errors(frozen.number, TRAIN)))
 
     def _on_results(self, pool: BatchPool, ready: list[tuple[Batch, object]]) -> None:
         """Handle the batches that finished together: the games their workers did not store
@@ -515,7 +448,7 @@ class StudyRunner:
             self.report.lost += 1
             self.log(f"trial {op.number} was finished by another driver (our lease ran out); leaving it")
             return False
-        self._db(lambda: self.h.games.release(op.number, self.owner))
+        self.leases.release(op.number)
         self.report.storage_seconds += time.perf_counter() - t0
         del self.open[op.number]
         self._finished += 1

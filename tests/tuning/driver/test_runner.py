@@ -1,15 +1,13 @@
 """The ask/tell driver on real databases with a fake in-process pool: targets, stored games,
-pruning, failures, interruption and adoption of trials whose driver died."""
+pruning, failures, interruption, drivers side by side (adoption itself: test_leases.py)."""
 import socket
-import subprocess
-import sys
 import time
 
 import pytest
 from optuna.trial import TrialState
 
 from ocean.bots import coefficients
-from tests.tuning.fakes import FakePool, fake_rows, tiny_spec_dict
+from tests.tuning.fakes import FakePool, InterruptingPool, dead_pid, fake_rows, tiny_spec_dict
 from tuning.driver.evaluation import summarize
 from tuning.driver.runner import StudyRunner
 from tuning.errors import TuningError
@@ -123,22 +121,10 @@ def test_a_failing_batch_fails_its_trial_and_three_in_a_row_stop_the_run(sqlite_
         handle.close()
 
 
-class _InterruptingPool(FakePool):
-    def __init__(self, after, **kw):
-        super().__init__(**kw)
-        self.after = after
-
-    def wait(self, timeout):
-        self.after -= 1
-        if self.after < 0:
-            raise KeyboardInterrupt
-        return super().wait(timeout)
-
-
 def test_an_interrupted_run_is_finished_by_resume_without_replaying_stored_games(any_url):
     handle = _study(any_url, n_trials=3)
     try:
-        report = StudyRunner(handle, pool=_InterruptingPool(after=5, capacity=2)).run()
+        report = StudyRunner(handle, pool=InterruptingPool(after=5, capacity=2)).run()
         assert report.interrupted
         stored = handle.games.count_games()
         running = len(handle.trials(TrialState.RUNNING))
@@ -155,64 +141,6 @@ def test_an_interrupted_run_is_finished_by_resume_without_replaying_stored_games
         assert [t.state for t in handle.trials()] == [TrialState.COMPLETE] * 3
         assert handle.games.count_games() == 3 * 16 and report.games == 3 * 16 - stored
         assert sum(b.games for b in pool.submitted) == 3 * 16 - stored
-    finally:
-        handle.close()
-
-
-def _dead_pid() -> int:
-    proc = subprocess.Popen([sys.executable, "-c", "pass"])
-    proc.wait()
-    return proc.pid
-
-
-def test_a_trial_of_a_dead_driver_is_adopted_and_completed_from_its_stored_games(any_url):
-    handle = _study(any_url, n_trials=1)
-    try:
-        trial = handle.study.ask(handle.space.distributions)
-        dead = f"{socket.gethostname()}:{_dead_pid()}:gone"
-        assert handle.games.claim(trial.number, dead, ttl=600)  # a fresh lease, but its owner is dead
-        params = handle.space.full_params(trial.params)
-        handle.games.add_games(trial=0, phase="train", opponent="chaser",
-                               rows=fake_rows(params, "chaser", [100, 101, 102, 103], 0.5), seconds=0.1)
-        pool = FakePool()
-        report = StudyRunner(handle, pool=pool).run()
-        assert report.adopted == 1 and report.complete == 1
-        assert {b.opponent.name for b in pool.submitted} == {"random"}  # only the missing games
-        assert handle.games.count_games() == 16
-        assert handle.trials()[0].state == TrialState.COMPLETE
-    finally:
-        handle.close()
-
-
-def test_a_trial_whose_driver_died_before_storing_its_parameters_gets_them_on_adoption(any_url):
-    # the driver stores a trial's parameters in one transaction after the sampler drew them all:
-    # killed in between, it leaves a running trial with none
-    handle = _study(any_url, n_trials=1)
-    try:
-        trial = handle.study.ask()
-        assert trial.params == {}
-        assert handle.games.claim(trial.number, f"{socket.gethostname()}:{_dead_pid()}:gone", ttl=600)
-        report = StudyRunner(handle, pool=FakePool()).run()
-        assert report.adopted == 1 and report.complete == 1
-        done = handle.trials()[0]
-        assert done.state == TrialState.COMPLETE
-        # the reference trial: every parameter, at the bot's defaults
-        assert done.params == {"silence_cost": DEFAULT_SILENCE,
-                               "stealth_weight": coefficients.defaults()["stealth_weight"]}
-    finally:
-        handle.close()
-
-
-def test_a_trial_held_by_a_live_driver_is_waited_for_then_adopted_when_its_lease_expires(sqlite_url):
-    handle = _study(sqlite_url, n_trials=1)
-    try:
-        trial = handle.study.ask(handle.space.distributions)
-        assert handle.games.claim(trial.number, "elsewhere:1:alive", ttl=1.5)
-        start = time.monotonic()
-        report = StudyRunner(handle, pool=FakePool(), heartbeat=0.2).run()
-        assert time.monotonic() - start >= 1.0  # it waited for the lease to run out
-        assert report.adopted == 1 and handle.trials()[0].state == TrialState.COMPLETE
-        assert len(handle.trials()) == 1  # no extra trial beyond the target
     finally:
         handle.close()
 
@@ -280,7 +208,7 @@ def test_trial_n_gets_the_same_parameters_however_often_the_study_was_interrupte
     for after in (2, 3, 4, 1000):  # interrupted three times, then finished
         handle = open_study("tiny", url)
         try:
-            StudyRunner(handle, pool=_InterruptingPool(after=after, capacity=2)).run()
+            StudyRunner(handle, pool=InterruptingPool(after=after, capacity=2)).run()
         finally:
             handle.close()
     handle = open_study("tiny", url)
@@ -292,48 +220,13 @@ def test_trial_n_gets_the_same_parameters_however_often_the_study_was_interrupte
         handle.close()
 
 
-def test_a_trial_left_without_a_lease_and_half_its_parameters_is_completed(any_url):
-    handle = _study(any_url, n_trials=2)
-    try:
-        StudyRunner(handle, pool=_InterruptingPool(after=0, capacity=2)).run()  # trials 0 and 1 left running
-        # as if a driver died inside study.ask: a trial with one of its two parameters stored
-        handle.study.tell(handle.trials(TrialState.RUNNING)[1].number, state=TrialState.FAIL)
-    finally:
-        handle.close()
-    handle = open_study("tiny", any_url)
-    try:
-        half = handle.study.ask()
-        half.suggest_float("silence_cost", 0.0, 2.0)
-        report = StudyRunner(handle, pool=FakePool()).run()
-        assert report.adopted == 2  # trial 0 (released at the interruption) and the half-asked one
-        done = {t.number: t for t in handle.trials()}
-        assert len(done) == 3 and done[half.number].state == TrialState.COMPLETE
-        assert set(done[half.number].params) == {"silence_cost", "stealth_weight"}
-        assert done[half.number].params["silence_cost"] == half.params["silence_cost"]  # kept, not redrawn
-    finally:
-        handle.close()
-
-
-def test_leases_left_on_finished_trials_are_cleared_and_a_lost_lease_is_reported(sqlite_url):
-    handle = _study(sqlite_url, n_trials=1)
-    try:
-        StudyRunner(handle, pool=FakePool()).run()
-        handle.games.claim(0, "somewhere:1:died-after-tell", ttl=600)  # a driver died before releasing
-        assert handle.games.renew("other:2:x", [0], ttl=60) == set()  # not its lease
-        assert handle.games.renew("somewhere:1:died-after-tell", [0], ttl=60) == {0}
-        StudyRunner(handle, pool=FakePool()).run()
-        assert handle.games.leases([0]) == {}
-    finally:
-        handle.close()
-
-
 def test_study_locks_wait_for_live_holders_and_evict_dead_ones(sqlite_url):
     from tuning.storage.locks import hold
 
     handle = _study(sqlite_url)
     try:
         games = handle.games
-        dead = f"{socket.gethostname()}:{_dead_pid()}:gone"
+        dead = f"{socket.gethostname()}:{dead_pid()}:gone"
         assert games.try_lock("ask", dead, ttl=600) == dead
         with hold(games, "ask", "me:1:a"):  # its holder is dead: taken at once
             assert games.try_lock("ask", "you:2:b", ttl=5) == "me:1:a"
@@ -453,33 +346,6 @@ def test_the_incumbents_selection_bias_is_taken_off_only_when_asked(tmp_path):
     assert pruned[False] and set(pruned[False]) == {0.0}, "alpha 0.3 on near-equal trials prunes some, unshrunk"
     assert len(pruned[True]) < len(pruned[False])  # the same trials (seeded per number), a fairer incumbent
     assert all(b > 0.0 for b in pruned[True])
-
-
-def test_a_trial_whose_driver_died_between_its_parameters_gets_the_undisturbed_draws(sqlite_url, tmp_path):
-    from tuning.driver.runner import _suggest
-    from tuning.study.samplers import make_sampler
-
-    calm = _study(sqlite_url, n_trials=3)
-    try:
-        StudyRunner(calm, pool=FakePool(capacity=2)).run()
-        want = calm.trials()[2].params
-    finally:
-        calm.close()
-    handle = _study(f"sqlite:///{tmp_path}/died.db", n_trials=2)
-    try:
-        StudyRunner(handle, pool=FakePool(capacity=2)).run()
-        handle.set_target(3)
-        # as the runner creates trial 2, killed after storing its first parameter
-        handle.study.sampler = make_sampler(handle.spec.sampler, handle.space, stream=2)
-        half = handle.study.ask()
-        first, dist = next(iter(handle.space.distributions.items()))
-        _suggest(half, first, dist)
-        assert set(half.params) == {first}
-        report = StudyRunner(handle, pool=FakePool(capacity=2)).run()
-        assert report.adopted == 1
-        assert handle.trials()[2].params == want  # the second parameter is not the first one's draw
-    finally:
-        handle.close()
 
 
 def test_auto_batches_follow_the_measured_game_speed_and_change_no_result(tmp_path):

@@ -12,8 +12,10 @@ from __future__ import annotations
 import base64
 import html
 import math
+import re
 import time
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Callable
 
@@ -29,6 +31,9 @@ __all__ = ["TrialPoint", "ReportData", "collect", "write_report"]
 _TOP = 5  # best trials shown per opponent
 _SLICES = 3  # most important coefficients drawn as slices
 _IDLE = 120.0  # seconds without a stored batch that split games/s into separate runs (a pause, a resume)
+# The page is tuning/data/report_template.html with these filled in.
+_PLACEHOLDER = re.compile(r"__(STUDY|SUMMARY|HISTORY|IMPORTANCE|OPPONENTS_TABLE|OPPONENTS|DISQUALIFICATIONS|GAMES|"
+                          r"THROUGHPUT)__")
 
 
 @dataclass(frozen=True)
@@ -433,27 +438,14 @@ def _page(data: ReportData, images: dict[str, str]) -> str:
         disqualified += "</table>"
     importance = img("importances", "parameter importances") + img("slices", "slice plots") \
         if data.importances else f"<p class=note>{esc(data.importance_note)}</p>"
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>Study {esc(s['study'])}</title>
-<style>
-body {{ font: 14px/1.45 system-ui, sans-serif; margin: 24px auto; max-width: 1100px; color: #222; }}
-h1 {{ font-size: 22px; margin-bottom: 4px; }} h2 {{ font-size: 17px; margin-top: 28px; }}
-table {{ border-collapse: collapse; margin: 8px 0; }}
-th, td {{ border-bottom: 1px solid #ddd; padding: 3px 10px; text-align: left; vertical-align: top; }}
-img {{ max-width: 100%; display: block; margin: 8px 0; }} .note {{ color: #666; }}
-</style></head><body>
-<h1>Study <code>{esc(s['study'])}</code></h1>
-<p class=note>Written by <code>tune report</code> from the study database. Scores: win 1, draw ½,
-mean over the panel; intervals are 95% over pairs of games (each map played with sides swapped).</p>
-<table id="summary">{summary}</table>
-<h2>Optimization history</h2>{img("history", "optimization history")}
-<h2>Which coefficients matter</h2>{importance}
-<h2>Best trials against each opponent</h2><table id="opponents">{table}</table>{img("opponents", "per-opponent scores")}
-{disqualified}
-<h2>The bot's games over the study</h2>{img("games", "per-game statistics")}
-<h2>Pruning and speed</h2>{img("throughput", "games per second and games saved")}
-</body></html>
-"""
+    fills = {"STUDY": esc(s["study"]), "SUMMARY": summary, "HISTORY": img("history", "optimization history"),
+             "IMPORTANCE": importance, "OPPONENTS_TABLE": table, "OPPONENTS": img("opponents", "per-opponent scores"),
+             "DISQUALIFICATIONS": disqualified, "GAMES": img("games", "per-game statistics"),
+             "THROUGHPUT": img("throughput", "games per second and games saved")}
+    template = resources.files("tuning").joinpath("data/report_template.html").read_text(encoding="utf-8")
+    # One pass over the template only: text from the study (a coefficient or an opponent named
+    # "__SUMMARY__") is never scanned for placeholders.
+    return _PLACEHOLDER.sub(lambda m: fills[m.group(1)], template)
 
 
 def write_report(handle: StudyHandle, out: Path, log: Callable[[str], None] = lambda line: None) -> dict:

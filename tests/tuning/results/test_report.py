@@ -1,5 +1,6 @@
 """``tune report``: a real tiny study (real Ray, SQLite) through the CLI, its report checked
 file by file and opened in a real headless Chromium."""
+import re
 import textwrap
 
 import numpy as np
@@ -55,6 +56,10 @@ def test_the_report_writes_the_page_and_every_figure_as_a_non_blank_png(reported
     assert written.stdout.startswith("report.html written, with 6 figures beside it")
     page = (work / "report.html").read_text()
     assert "http://" not in page and "https://" not in page  # nothing to fetch: opens offline
+    # the page is tuning/data/report_template.html (package data) with every placeholder filled
+    assert page.startswith("<!DOCTYPE html>") and "<h1>Study <code>rep</code></h1>" in page
+    assert not re.search(r"__[A-Z_]+__", page)
+    assert page.count('<img src="data:image/png;base64,') == len(FIGURES)
     for name in FIGURES:
         pixels = matplotlib.image.imread(work / f"report_{name}.png")
         assert pixels.shape[0] > 100 and pixels.shape[1] > 100, name

@@ -1,7 +1,7 @@
 """``python -m benchmarks.drill_driver launch SPEC | resume NAME``: ``tune launch`` and ``tune
 resume`` as the crash drills run them, with every batch logged.
 
-The driver is the product's own (``tuning.cli.launch_study``/``resume_study``: the real
+The driver is the product's own (``tuning.cli.study.launch_study``/``resume_study``: the real
 ``StudyRunner`` playing the real games), in a ``BatchPool`` whose Ray task wraps the product's
 (``tuning.driver.worker.play_batch_on_worker``): with a log path in ``$OCEAN_BATCH_LOG``, each batch
 appends a JSON line when it starts and one when its games are played (and, on PostgreSQL,
@@ -21,7 +21,8 @@ from typing import Optional
 import ray
 import typer
 
-from tuning.cli import launch_study, resume_study, user_errors
+from tuning.cli.common import user_errors
+from tuning.cli.study import launch_study, resume_study
 from tuning.driver.pool import BatchPool
 from tuning.driver.worker import TASK_OPTIONS, BatchResult, play_batch_on_worker
 

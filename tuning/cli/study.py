@@ -1,72 +1,21 @@
-"""``tune``: launch, resume, watch, validate and export studies; open the dashboard; benchmark.
+"""The study commands of ``tune``: launch, resume, status, validate, export, report, dashboard.
 
 Every user mistake ends with one line on stderr and exit code 2 (``TuningError``); database
 URLs are printed with their password masked.
 """
 from __future__ import annotations
 
-import functools
 import json
-import logging
-import math
-import os
 import sys
 from pathlib import Path
 from typing import Callable, Optional
 
 import typer
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="Tune the Ocean of Code bot: Optuna studies played by Ray workers, stored in SQL.")
+from tuning.cli.common import RAY_HELP, STORAGE_HELP, elo_text, fail, fmt, interval, user_errors
 
-_STORAGE_HELP = "Study database URL (default: $OCEAN_STORAGE, else sqlite:///studies/NAME.db)."
-_RAY_HELP = "Join this Ray cluster (host:port or 'auto'; default: a local Ray on every core, or $RAY_ADDRESS)."
-
-
-def _fail(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
-
-
-def user_errors(fn: Callable) -> Callable:
-    """Turn the service's user-facing errors into one line on stderr and exit code 2."""
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        from ocean.bots.coefficients import ParamsError
-        from tuning.errors import TuningError
-        from tuning.storage.database import hide_passwords_in_argv
-
-        hide_passwords_in_argv()  # before Ray copies our command line into its job table
-        _quiet_libraries()
-        try:
-            return fn(*args, **kwargs)
-        except (TuningError, ParamsError) as exc:
-            _fail(str(exc))
-
-    return wrapper
-
-
-def _quiet_libraries() -> None:
-    import optuna
-
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    logging.getLogger("alembic").setLevel(logging.WARNING)
-
-
-def _fmt(x: Optional[float], digits: int = 3) -> str:
-    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
-
-
-def _interval(score, low, high) -> str:
-    return f"{_fmt(score)} [{_fmt(low)}, {_fmt(high)}]"
-
-
-def _elo(mean, low, high) -> str:
-    """An Elo difference with its interval: +123 [+98, +150]."""
-    def one(x):
-        return "-" if x is None or not math.isfinite(x) else f"{x:+.0f}"
-    return f"{one(mean)} [{one(low)}, {one(high)}]"
+__all__ = ["launch", "resume", "status", "validate", "export", "report", "dashboard", "launch_study", "resume_study",
+           "COMMANDS"]
 
 
 # --- progress bars ------------------------------------------------------------------------------
@@ -93,7 +42,7 @@ class _RunBars:
         self.progress.stop()
 
     def __call__(self, p) -> None:
-        note = "" if p.best is None else f"best #{p.best[0]} {_interval(p.best[1], p.best[2], p.best[3])}"
+        note = "" if p.best is None else f"best #{p.best[0]} {interval(p.best[1], p.best[2], p.best[3])}"
         self.progress.update(self.trials, completed=p.trials_done, total=p.target, note=note)
         self.progress.update(self.games, completed=p.games_done, total=max(p.games_planned, p.games_done),
                              note=f"{p.running} running")
@@ -128,19 +77,18 @@ def _print_best(handle) -> None:
     best = best_trial(handle)
     if best is not None:
         label = "validated" if best["validated"] else "training, not validated"
-        typer.echo(f"best: trial {best['trial']} {_interval(best['score'], best['low'], best['high'])} ({label})")
+        typer.echo(f"best: trial {best['trial']} {interval(best['score'], best['low'], best['high'])} ({label})")
 
 
 # --- commands -----------------------------------------------------------------------------------
 
-@app.command()
 @user_errors
 def launch(
     spec_file: Path = typer.Argument(..., metavar="SPEC", help="Study file (TOML), e.g. studies/quick.toml."),
     trials: Optional[int] = typer.Option(None, "--trials", help="Override n_trials."),
     games: Optional[int] = typer.Option(None, "--games", help="Override games_per_opponent (even)."),
-    storage: Optional[str] = typer.Option(None, "--storage", help=_STORAGE_HELP),
-    ray_address: Optional[str] = typer.Option(None, "--ray-address", help=_RAY_HELP),
+    storage: Optional[str] = typer.Option(None, "--storage", help=STORAGE_HELP),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address", help=RAY_HELP),
     or_resume: bool = typer.Option(False, "--or-resume", help="If the study exists already, resume it "
                                                                "(for services that restart)."),
 ) -> None:
@@ -185,13 +133,12 @@ def launch_study(spec_file: Path, *, trials: Optional[int] = None, games: Option
         handle.close()
 
 
-@app.command()
 @user_errors
 def resume(
     name: str = typer.Argument(..., help="Study name."),
     trials: Optional[int] = typer.Option(None, "--trials", help="Change the study's total number of trials."),
-    storage: Optional[str] = typer.Option(None, "--storage", help=_STORAGE_HELP),
-    ray_address: Optional[str] = typer.Option(None, "--ray-address", help=_RAY_HELP),
+    storage: Optional[str] = typer.Option(None, "--storage", help=STORAGE_HELP),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address", help=RAY_HELP),
 ) -> None:
     """Carry on a study: finish trials left running, then run the remaining ones."""
     resume_study(name, trials=trials, storage=storage, ray_address=ray_address)
@@ -204,7 +151,7 @@ def resume_study(name: str, *, trials: Optional[int] = None, storage: Optional[s
     from tuning.storage.handle import open_study
 
     if trials is not None and trials < 1:
-        _fail(f"--trials must be at least 1, got {trials}")
+        fail(f"--trials must be at least 1, got {trials}")
     handle = open_study(name, resolve_url(name, option=storage))
     try:
         if trials is not None:
@@ -214,12 +161,11 @@ def resume_study(name: str, *, trials: Optional[int] = None, storage: Optional[s
         handle.close()
 
 
-@app.command()
 @user_errors
 def status(
     name: Optional[str] = typer.Argument(None, help="Study name (default: every study in the storage, "
                                                    "or in studies/*.db)."),
-    storage: Optional[str] = typer.Option(None, "--storage", help=_STORAGE_HELP),
+    storage: Optional[str] = typer.Option(None, "--storage", help=STORAGE_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object as the last line."),
 ) -> None:
     """Trials complete/running/pruned/failed, best with its interval, games, games/s, ETA."""
@@ -282,14 +228,14 @@ def _print_status(s: dict) -> None:
     if b is not None:
         label = "validated" if b["validated"] else "training, not validated"
         held = "" if b.get("held_out_score") is None else \
-            f"; held-out opponents {_interval(b['held_out_score'], b['held_out_low'], b['held_out_high'])}"
-        typer.echo(f"  best: trial {b['trial']} {_interval(b['score'], b['low'], b['high'])} ({label}){held}")
+            f"; held-out opponents {interval(b['held_out_score'], b['held_out_low'], b['held_out_high'])}"
+        typer.echo(f"  best: trial {b['trial']} {interval(b['score'], b['low'], b['high'])} ({label}){held}")
         if b.get("elo") is not None:
-            each = ", ".join(f"{name} {_elo(*e)}" for name, e in b["elo_per_opponent"].items())
-            typer.echo(f"  best in Elo: {_elo(b['elo'], b['elo_low'], b['elo_high'])} against the panel ({each})")
+            each = ", ".join(f"{name} {elo_text(*e)}" for name, e in b["elo_per_opponent"].items())
+            typer.echo(f"  best in Elo: {elo_text(b['elo'], b['elo_low'], b['elo_high'])} against the panel ({each})")
     if s["defaults"] is not None:
         d = s["defaults"]
-        typer.echo(f"  defaults (trial 0): {_interval(d['score'], d['low'], d['high'])} (training)")
+        typer.echo(f"  defaults (trial 0): {interval(d['score'], d['low'], d['high'])} (training)")
     for opponent, d in (s.get("disqualifications") or {}).items():
         if d["bot"] or d["opponent"]:
             first = d["first_bot_error"] or d["first_opponent_error"]
@@ -297,15 +243,14 @@ def _print_status(s: dict) -> None:
                        f"{d['games']} games; first: {first}")
 
 
-@app.command()
 @user_errors
 def validate(
     name: str = typer.Argument(..., help="Study name."),
     top: Optional[int] = typer.Option(None, "--top", help="How many of the best trials (default: validation.top_k)."),
     games: Optional[int] = typer.Option(None, "--games", help="Games per opponent on held-out seeds "
                                                               "(default: validation.games)."),
-    storage: Optional[str] = typer.Option(None, "--storage", help=_STORAGE_HELP),
-    ray_address: Optional[str] = typer.Option(None, "--ray-address", help=_RAY_HELP),
+    storage: Optional[str] = typer.Option(None, "--storage", help=STORAGE_HELP),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address", help=RAY_HELP),
 ) -> None:
     """Re-play the top trials and the defaults on held-out seeds; the best validated is 'best'."""
     from rich.console import Console
@@ -333,19 +278,18 @@ def validate(
             diff = "reference (defaults)" if r.diff is None else \
                 f"vs defaults {r.diff.mean:+.3f} [{r.diff.low:+.3f}, {r.diff.high:+.3f}]"
             held = "" if r.held_out is None else \
-                f"; held-out opponents {_interval(r.held_out.mean, r.held_out.low, r.held_out.high)}"
+                f"; held-out opponents {interval(r.held_out.mean, r.held_out.low, r.held_out.high)}"
             trained = {b.name: r.per_opponent[b.name] for b in handle.panel if b.name in r.per_opponent}
             rating = panel_elo(trained)
-            typer.echo(f"trial {r.trial:>4}: validated {_interval(r.estimate.mean, r.estimate.low, r.estimate.high)} "
-                       f"(Elo {_elo(rating.mean, rating.low, rating.high)}) "
+            typer.echo(f"trial {r.trial:>4}: validated {interval(r.estimate.mean, r.estimate.low, r.estimate.high)} "
+                       f"(Elo {elo_text(rating.mean, rating.low, rating.high)}) "
                        f"on {r.estimate.games // max(1, len(handle.panel))} games/opponent{held}; "
-                       f"training {_fmt(r.training_score)}; {diff}")
+                       f"training {fmt(r.training_score)}; {diff}")
         typer.echo(f"best: trial {results[0].trial}; export it with  tune export {name} --out best.toml")
     finally:
         handle.close()
 
 
-@app.command()
 @user_errors
 def export(
     name: str = typer.Argument(..., help="Study name."),
@@ -354,7 +298,7 @@ def export(
                                                      "(NAME=value lines)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Write here (default: stdout)."),
     trial: Optional[int] = typer.Option(None, "--trial", help="Export this trial (default: the best validated)."),
-    storage: Optional[str] = typer.Option(None, "--storage", help=_STORAGE_HELP),
+    storage: Optional[str] = typer.Option(None, "--storage", help=STORAGE_HELP),
 ) -> None:
     """Write the best validated coefficients (or a given trial's) with their provenance."""
     from ocean.bots.coefficients import save_params
@@ -363,7 +307,7 @@ def export(
     from tuning.storage.handle import open_study
 
     if fmt not in FORMATS:
-        _fail(f"unknown --format {fmt!r}; choose one of: {', '.join(FORMATS)}")
+        fail(f"unknown --format {fmt!r}; choose one of: {', '.join(FORMATS)}")
     handle = open_study(name, resolve_url(name, option=storage))
     try:
         number, values, validation = choose_trial(handle, trial)
@@ -382,17 +326,16 @@ def export(
         else:
             out.write_text(text)
     except OSError as exc:
-        _fail(f"cannot write {out}: {exc.strerror}")
+        fail(f"cannot write {out}: {exc.strerror}")
     typer.echo(f"trial {number} of {name} written to {out}", err=True)
 
 
-@app.command()
 @user_errors
 def report(
     name: str = typer.Argument(..., help="Study name."),
     out: Path = typer.Option(Path("report.html"), "--out", help="The HTML page; PNG files go beside it "
                                                                   "(report_history.png, ...)."),
-    storage: Optional[str] = typer.Option(None, "--storage", help=_STORAGE_HELP),
+    storage: Optional[str] = typer.Option(None, "--storage", help=STORAGE_HELP),
 ) -> None:
     """Write a self-contained HTML report of a study (history, importances, slices, per-opponent
     scores, per-game statistics, pruning, speed) and its figures as PNG files."""
@@ -405,31 +348,30 @@ def report(
     from tuning.results.report import write_report
 
     if out.suffix.lower() not in (".html", ".htm"):
-        _fail(f"--out must name an .html file, got {str(out)!r}")
+        fail(f"--out must name an .html file, got {str(out)!r}")
     if not out.parent.is_dir():
-        _fail(f"cannot write {out}: folder {str(out.parent)!r} does not exist")
+        fail(f"cannot write {out}: folder {str(out.parent)!r} does not exist")
     # Checked before anything is drawn, so a bad --out leaves no PNG files behind.
     if out.is_dir():
-        _fail(f"cannot write {out}: it is a folder")
+        fail(f"cannot write {out}: it is a folder")
     if not os.access(out.parent, os.W_OK) or (out.exists() and not os.access(out, os.W_OK)):
-        _fail(f"cannot write {out}: permission denied")
+        fail(f"cannot write {out}: permission denied")
     handle = open_study(name, resolve_url(name, option=storage))
     try:
         with Console(stderr=True).status(f"reading {name} and drawing its figures"):
             written = write_report(handle, out)
     except OSError as exc:
-        _fail(f"cannot write {out}: {exc.strerror}")
+        fail(f"cannot write {out}: {exc.strerror}")
     finally:
         handle.close()
     typer.echo(f"{out} written, with {len(written['pngs'])} figures beside it: "
                + ", ".join(p.name for p in written["pngs"]))
 
 
-@app.command()
 @user_errors
 def dashboard(
     name: Optional[str] = typer.Argument(None, help="Study name (its default storage), or give --storage."),
-    storage: Optional[str] = typer.Option(None, "--storage", help=_STORAGE_HELP),
+    storage: Optional[str] = typer.Option(None, "--storage", help=STORAGE_HELP),
     host: str = typer.Option("127.0.0.1", "--host", help="Address to serve on (0.0.0.0 exposes it to the network)."),
     port: int = typer.Option(8080, "--port", help="Port to serve on."),
 ) -> None:
@@ -441,102 +383,11 @@ def dashboard(
     from tuning.storage.database import ENV_STORAGE, open_storage, resolve_url
 
     if name is None and not (storage or os.environ.get(ENV_STORAGE)):
-        _fail("give a study name or --storage URL")
+        fail("give a study name or --storage URL")
     url = resolve_url(name, option=storage) if name else (storage or os.environ[ENV_STORAGE])
     store = open_storage(url, must_exist=True)
     typer.echo(f"optuna-dashboard for {store.masked} on http://{host}:{port}/", err=True)
     optuna_dashboard.run_server(store.optuna, host=host, port=port)
 
 
-@app.command()
-@user_errors
-def bench(
-    pairs: int = typer.Option(1000, "--pairs", help="Maps per measurement (each played twice) against one opponent."),
-    batch_pairs: int = typer.Option(50, "--batch-pairs", help="Maps per Ray task."),
-    opponent: str = typer.Option("stealth-v1", "--opponent", help="Opponent bot."),
-    repeats: int = typer.Option(2, "--repeats", help="Runs of each Ray measurement (the best is kept)."),
-    trials: int = typer.Option(4, "--trials", help="Trials of the storage measurement."),
-    storage: Optional[str] = typer.Option(None, "--storage", help="Database for the storage measurement "
-                                                                 "(default: a temporary SQLite file)."),
-    program: Optional[str] = typer.Option(None, "--program", help="Play an external program (command; {game_seed} "
-                                                                   "allowed) as the study's bot: process games."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object as the last line."),
-    scale: bool = typer.Option(False, "--scale", help="Instead: the driver's sustained batches/s and rows/s on a "
-                                                      "local multi-node Ray with near-free games, into PostgreSQL."),
-    nodes: int = typer.Option(4, "--nodes", help="With --scale: Ray worker nodes started on this machine."),
-    node_cpus: int = typer.Option(8, "--node-cpus", help="With --scale: logical CPUs of each node."),
-    scale_trials: int = typer.Option(300, "--scale-trials", help="With --scale: trials of the measured study."),
-    seeds: int = typer.Option(200, "--seeds", help="With --scale: maps per trial and opponent (random, chaser)."),
-    in_flight: int = typer.Option(16, "--in-flight", help="With --scale: trials in flight."),
-    sampler: str = typer.Option("tpe", "--sampler", help="With --scale: tpe, random, cmaes or gp."),
-    drivers: int = typer.Option(1, "--drivers", help="With --scale: drivers on the one study (the first is "
-                                                     "profiled; all wait for the ask lock)."),
-    pin_driver: bool = typer.Option(False, "--pin-driver", help="With --scale: the driver on the first core, the "
-                                                                "Ray nodes on the others (a driver machine of its "
-                                                                "own)."),
-    db_writers: Optional[int] = typer.Option(None, "--db-writers", help="With --scale: processes storing batches "
-                                                                        "at once for the database's ceiling "
-                                                                        "(default: the cores; 0 skips it)."),
-    db_seconds: float = typer.Option(15.0, "--db-seconds", help="With --scale: seconds of the database's ceiling."),
-    big_db: bool = typer.Option(False, "--big-db", help="Instead: build a big study (the real driver, synthetic "
-                                                        "games) on PostgreSQL and SQLite, or at --storage, and time "
-                                                        "status, report and resume start-up on it."),
-    big_trials: int = typer.Option(5000, "--big-trials", help="With --big-db: trials of the big study."),
-    big_games: int = typer.Option(1000, "--big-games", help="With --big-db: game rows per trial."),
-) -> None:
-    """Games/s on 1 and 2 Ray workers vs the engine alone, scheduling overhead, storage time per trial
-    (with --program: games of that program, without the storage measurement). With --scale: what one
-    driver and one database sustain; with --big-db: a study's commands on a big database (see
-    docs/benchmarks.md)."""
-    from benchmarks.overhead import run_bench
-
-    if min(pairs, batch_pairs, repeats) < 1 or trials < 0:
-        _fail("--pairs, --batch-pairs and --repeats must be at least 1, --trials at least 0")
-    if big_db:
-        if min(big_trials, big_games) < 4:
-            _fail(f"--big-trials and --big-games must be at least 4, got {big_trials} and {big_games}")
-        from benchmarks.bigdb import run_big_db_bench
-
-        figures = run_big_db_bench(trials=big_trials, games_per_trial=big_games, batch_pairs=batch_pairs,
-                                   storage=storage, log=lambda line: typer.echo(line, err=True))
-        _print_figures(figures, as_json)
-        return
-    if scale:
-        if min(nodes, node_cpus, scale_trials, seeds, in_flight, drivers) < 1:
-            _fail("--nodes, --node-cpus, --scale-trials, --seeds, --in-flight and --drivers must be at least 1")
-        if db_seconds <= 0:
-            _fail(f"--db-seconds must be above 0, got {db_seconds}")
-        if db_writers is not None and db_writers < 0:
-            _fail(f"--db-writers must be 0 (skip the database's ceiling) or more, got {db_writers}")
-        if pin_driver and len(os.sched_getaffinity(0)) < 2:
-            _fail("--pin-driver needs at least two cores (one for the driver, the others for Ray)")
-        if sampler not in ("tpe", "random", "cmaes", "gp"):
-            _fail(f"--sampler: unknown sampler {sampler!r}; use tpe, random, cmaes or gp")
-        from benchmarks.scalebench import ensure_auth_env, run_scale_bench
-
-        ensure_auth_env(sys.argv[1:])
-        figures = run_scale_bench(nodes=nodes, cpus_per_node=node_cpus, trials=scale_trials, seeds=seeds,
-                                  batch_pairs=batch_pairs, in_flight=in_flight, sampler=sampler, storage=storage,
-                                  log=lambda line: typer.echo(line, err=True), drivers=drivers,
-                                  pin_driver=pin_driver, db_seconds=db_seconds,
-                                  db_writers=len(os.sched_getaffinity(0)) if db_writers is None else db_writers)
-        _print_figures(figures, as_json)
-        return
-    try:
-        figures = run_bench(pairs=pairs, batch_pairs=batch_pairs, opponent=opponent, trials=trials, storage=storage,
-                            log=lambda line: typer.echo(line, err=True), repeats=repeats, program=program)
-    except (ValueError, OSError) as exc:
-        _fail(str(exc))
-    _print_figures(figures, as_json)
-
-
-def _print_figures(figures: dict, as_json: bool) -> None:
-    if as_json:
-        typer.echo(json.dumps(figures))
-    else:
-        for key, value in figures.items():
-            typer.echo(f"{key}: {value}")
-
-
-def main() -> None:  # pragma: no cover - console entry point
-    app()
+COMMANDS = (launch, resume, status, validate, export, report, dashboard)

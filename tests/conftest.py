@@ -1,8 +1,10 @@
 """Suite-wide settings.
 
+The services shared by the suite: throwaway databases (SQLite and the real local PostgreSQL,
+``tests.databases``) and one real local Ray for the session.
+
 Tests that need a service this machine may lack (PostgreSQL, headless Chromium) skip on a
-developer's machine without it. The services shared by the suite: throwaway databases (SQLite
-and the real local PostgreSQL, ``tests.databases``) and one real local Ray for the session. CI must never pass by skipping: `.ci/run` sets
+developer's machine without it. CI must never pass by skipping: `.ci/run` sets
 ``OCEAN_NO_SKIPS=1``, which turns every skip into a failure naming what was missing.
 """
 import os

@@ -1,13 +1,13 @@
 """The docs cannot drift from the command line.
 
-Every ``ocean ...``, ``tune ...`` and ``python -m benchmarks.chaos|methods|prunebench ...`` command shown in README.md and
-docs/*.md — in shell code blocks and in inline code, including commands quoted inside others
-(``--p0 "ocean bot --params best.toml"``) — must name commands and subcommands that exist, and
-every ``--flag`` it shows must be an option of that command. A flag shown alone in inline code
-(``--or-resume``) must belong to a command named in the heading it sits under, or, under a heading
-that names none, to some command. The command tree is read from the click objects Typer builds
-(``typer.main.get_command``), so nothing is parsed from help text. Every relative link must lead
-to a file that exists.
+Every ``ocean ...``, ``tune ...`` and ``python -m benchmarks.chaos|methods|prunebench ...`` command
+shown in README.md and docs/*.md — in shell code blocks and in inline code, including commands
+quoted inside others (``--p0 "ocean bot --params best.toml"``) — must name commands and subcommands
+that exist, and every ``--flag`` it shows must be an option of that command. A flag shown alone in
+inline code (``--or-resume``) must belong to a command named in the heading it sits under, or, under
+a heading that names none, to some command. The command tree is read from the click objects Typer
+builds (``typer.main.get_command``), so nothing is parsed from help text. Every relative link must
+lead to a file that exists.
 """
 from __future__ import annotations
 

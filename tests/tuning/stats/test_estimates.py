@@ -4,7 +4,8 @@ import random
 
 import pytest
 
-from tuning.stats.estimates import Estimate, elo, elo_estimate, estimate, paired_difference, panel_elo, panel_estimate, wilson
+from tuning.stats.estimates import (Estimate, elo, elo_estimate, estimate, paired_difference, panel_elo, panel_estimate,
+                                     wilson)
 
 
 def _pairs(rng, p, n):

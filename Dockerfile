@@ -15,6 +15,7 @@ COPY pyproject.toml README.md ./
 COPY .ci/constraints.txt ./.ci/constraints.txt
 COPY ocean ./ocean
 COPY tuning ./tuning
+COPY benchmarks ./benchmarks
 COPY studies ./studies
 RUN pip install -c .ci/constraints.txt . && mkdir -p "$NUMBA_CACHE_DIR" && chown -R lab:lab /lab "$NUMBA_CACHE_DIR"
 

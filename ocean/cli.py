@@ -450,22 +450,22 @@ def bench(
     if games < 10:
         _fail(f"--games must be at least 10, got {games}")
     if program is not None:
-        from ocean.bench import run_programs_bench
+        from benchmarks.engine import run_programs_bench
 
         try:
             figures = run_programs_bench(program, games=games, progress=not as_json)
         except (ValueError, OSError) as exc:
             _fail(str(exc))
     elif bots:
-        from ocean.bench import run_bots_bench
+        from benchmarks.engine import run_bots_bench
 
         figures = run_bots_bench(games=games, progress=not as_json)
     elif tracking:
-        from ocean.tracking.bench import run_tracking_bench
+        from benchmarks.tracking import run_tracking_bench
 
         figures = run_tracking_bench(games=games, progress=not as_json)
     else:
-        from ocean.bench import run_bench
+        from benchmarks.engine import run_bench
 
         figures = run_bench(games=games, startup=not skip_startup, progress=not as_json)
     if as_json:

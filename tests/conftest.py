@@ -1,5 +1,8 @@
 """Suite-wide settings.
 
+The services shared by the suite: throwaway databases (SQLite and the real local PostgreSQL,
+``tests.databases``) and one real local Ray for the session.
+
 Tests that need a service this machine may lack (PostgreSQL, headless Chromium) skip on a
 developer's machine without it. CI must never pass by skipping: `.ci/run` sets
 ``OCEAN_NO_SKIPS=1``, which turns every skip into a failure naming what was missing.
@@ -37,3 +40,51 @@ def user_panels(tmp_path, monkeypatch):
     yield path
     monkeypatch.undo()
     reload_panels()
+
+
+@pytest.fixture(scope="session")
+def pg_admin() -> str:
+    from tests.databases import PG_ADMIN, pg_available
+
+    if not pg_available(PG_ADMIN):
+        # CI starts PostgreSQL (.ci/run); a developer machine without it skips these tests loudly.
+        pytest.skip(f"PostgreSQL not reachable at {PG_ADMIN}")
+    return PG_ADMIN
+
+
+@pytest.fixture
+def pg_url(pg_admin):
+    """A fresh PostgreSQL database for one test, dropped afterwards."""
+    from tests.databases import fresh_database
+
+    with fresh_database(pg_admin, "ocean_test") as url:
+        yield url
+
+
+@pytest.fixture
+def sqlite_url(tmp_path) -> str:
+    return f"sqlite:///{tmp_path}/study.db"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_url(request, tmp_path):
+    """Each test using it runs once on SQLite and once on PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path}/study.db"
+    return request.getfixturevalue("pg_url")
+
+
+@pytest.fixture(scope="session")
+def ray_cluster():
+    """One real local Ray (2 CPUs) for the whole session; yields its address so CLI
+    subprocesses can join it instead of starting their own."""
+    import logging
+
+    import ray
+
+    ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.WARNING, log_to_driver=False,
+             _node_ip_address="127.0.0.1")
+    try:
+        yield ray.get_runtime_context().gcs_address
+    finally:
+        ray.shutdown()

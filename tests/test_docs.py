@@ -1,13 +1,13 @@
 """The docs cannot drift from the command line.
 
-Every ``ocean ...``, ``tune ...`` and ``python -m tuning.chaos ...`` command shown in README.md and
-docs/*.md — in shell code blocks and in inline code, including commands quoted inside others
-(``--p0 "ocean bot --params best.toml"``) — must name commands and subcommands that exist, and
-every ``--flag`` it shows must be an option of that command. A flag shown alone in inline code
-(``--or-resume``) must belong to a command named in the heading it sits under, or, under a heading
-that names none, to some command. The command tree is read from the click objects Typer builds
-(``typer.main.get_command``), so nothing is parsed from help text. Every relative link must lead
-to a file that exists.
+Every ``ocean ...``, ``tune ...`` and ``python -m benchmarks.chaos|methods|prunebench ...`` command
+shown in README.md and docs/*.md — in shell code blocks and in inline code, including commands
+quoted inside others (``--p0 "ocean bot --params best.toml"``) — must name commands and subcommands
+that exist, and every ``--flag`` it shows must be an option of that command. A flag shown alone in
+inline code (``--or-resume``) must belong to a command named in the heading it sits under, or, under
+a heading that names none, to some command. The command tree is read from the click objects Typer
+builds (``typer.main.get_command``), so nothing is parsed from help text. Every relative link must
+lead to a file that exists.
 """
 from __future__ import annotations
 
@@ -63,15 +63,19 @@ def _from_click(cmd, path: str) -> Command:
     return node
 
 
-def _chaos_command() -> Command:
-    """``python -m tuning.chaos`` is argparse; read its add_argument calls without importing it."""
-    tree = ast.parse((ROOT / "tuning" / "chaos.py").read_text())
+# The research scripts users run as ``python -m benchmarks.NAME`` (argparse, not Typer).
+SCRIPTS = ("chaos", "methods", "prunebench")
+
+
+def _script_command(name: str) -> Command:
+    """``python -m benchmarks.NAME`` is argparse; read its add_argument calls without importing it."""
+    tree = ast.parse((ROOT / "benchmarks" / f"{name}.py").read_text())
     options = {"--help"}
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "add_argument":
             options.update(a.value for a in node.args
                            if isinstance(a, ast.Constant) and isinstance(a.value, str) and a.value.startswith("--"))
-    return Command("python -m tuning.chaos", options)
+    return Command(f"python -m benchmarks.{name}", options)
 
 
 def cli_tree() -> dict[str, Command]:
@@ -83,7 +87,7 @@ def cli_tree() -> dict[str, Command]:
     return {
         "ocean": _from_click(typer.main.get_command(ocean_app), "ocean"),
         "tune": _from_click(typer.main.get_command(tune_app), "tune"),
-        "python -m tuning.chaos": _chaos_command(),
+        **{f"python -m benchmarks.{name}": _script_command(name) for name in SCRIPTS},
     }
 
 
@@ -110,13 +114,14 @@ def _tokens(text: str, comments: bool) -> list[str]:
 def _program_at(tokens: list[str], i: int) -> tuple[str, int] | None:
     if tokens[i] in ("ocean", "tune"):
         return tokens[i], i + 1
-    if tokens[i] == "python" and tokens[i + 1:i + 3] == ["-m", "tuning.chaos"]:
-        return "python -m tuning.chaos", i + 3
+    if tokens[i] == "python" and len(tokens) > i + 2 and tokens[i + 1] == "-m" \
+            and tokens[i + 2] in {f"benchmarks.{name}" for name in SCRIPTS}:
+        return f"python -m {tokens[i + 2]}", i + 3
     return None
 
 
 def _has_command(text: str) -> bool:
-    return bool(re.search(r"(^|\s)(ocean|tune)\s|python -m tuning\.chaos", text))
+    return bool(re.search(r"(^|\s)(ocean|tune)\s|python -m benchmarks\.(" + "|".join(SCRIPTS) + r")\b", text))
 
 
 def commands_in(tokens: list[str]) -> list[tuple[str, list[str]]]:
@@ -310,7 +315,7 @@ def test_a_made_up_flag_in_a_code_block_is_reported(tree):
 
 def test_made_up_flags_and_commands_in_inline_code_are_reported(tree):
     text = ("Run `tune lunch quick`, then `ocean referee --seed 1 --p0 \"ocean bot --bogus\" --p1 x`,\n"
-            "`ocean panel ad NAME` and `python -m tuning.chaos --driver-kills 2 --nope`.\n")
+            "`ocean panel ad NAME` and `python -m benchmarks.chaos --driver-kills 2 --nope`.\n")
     problems, _ = check_markdown(text, tree)
     assert len(problems) == 4, problems
     assert "tune lunch" in problems[0]

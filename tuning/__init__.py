@@ -1,12 +1,8 @@
-"""The tuning service: Optuna studies over the bot's coefficients, played by Ray workers and
-stored in SQL. Built on ``ocean``; ``ocean`` never imports it.
-
-Modules, one job each: ``spec`` (study files), ``space`` (search space), ``panel``
-(opponents), ``storage`` (database URLs, opening), ``records`` (our tables), ``gamestore``
-(their reads and writes), ``stats`` (intervals over pairs), ``pruning`` (sequential test),
-``evaluation`` (batches and scores of a trial), ``worker`` (the Ray task), ``pool`` (tasks in
-flight), ``cluster`` (joining Ray), ``study`` (create/open), ``locks`` (driver identity, study
-locks), ``retry`` (riding out database outages), ``runner`` (the ask/tell driver), ``validation``,
-``status``, ``export``, ``study_report`` (``tune report``), ``bench``, ``chaos`` (the crash drill)
-and ``cli`` (the ``tune`` command).
+"""The tuning service: Optuna studies over a bot's coefficients, played by Ray workers and stored
+in SQL; built on ``ocean``, which never imports it. Its rooms, each importing only the ones
+before it (and ``errors``, the one error hierarchy, from anywhere): ``study`` (the study
+definition: study files, search space, samplers, opponents) and ``stats`` (pure statistics:
+estimates over pairs, Elo, pruning tests); ``storage`` (the database and the ``StudyHandle``);
+``driver`` (the ask/tell runner, its Ray pool and workers); ``results`` (validation, status,
+export, report); ``cli`` (the ``tune`` command). docs/architecture.md draws them.
 """

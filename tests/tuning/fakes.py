@@ -7,12 +7,14 @@ probability the test chooses from the trial's coefficients.
 from __future__ import annotations
 
 import hashlib
+import subprocess
+import sys
 from collections import deque
 from typing import Callable, Mapping
 
-from tuning.pool import Batch
-from tuning.records import STATS
-from tuning.worker import BatchResult
+from tuning.driver.evaluation import Batch
+from tuning.driver.worker import BatchResult
+from tuning.storage.records import STATS
 
 
 def tiny_spec_dict(**overrides) -> dict:
@@ -92,3 +94,24 @@ class FakePool:
         self._queue = deque((b, p) for b, p in self._queue if b.trial != trial)
         self.cancelled.append(trial)
         return before - len(self._queue)
+
+
+class InterruptingPool(FakePool):
+    """A ``FakePool`` whose ``wait`` raises KeyboardInterrupt (a Ctrl-C) after ``after`` waits."""
+
+    def __init__(self, after, **kw):
+        super().__init__(**kw)
+        self.after = after
+
+    def wait(self, timeout):
+        self.after -= 1
+        if self.after < 0:
+            raise KeyboardInterrupt
+        return super().wait(timeout)
+
+
+def dead_pid() -> int:
+    """The pid of a process that has exited (a dead driver on this host)."""
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    proc.wait()
+    return proc.pid

@@ -1,0 +1,80 @@
+"""Status agrees with the database; exports carry the coefficients and their provenance."""
+import json
+
+import pytest
+from optuna.trial import TrialState
+
+from ocean.bots import coefficients
+from tests.tuning.fakes import FakePool, tiny_spec_dict
+from tuning.driver.runner import StudyRunner
+from tuning.errors import TuningError
+from tuning.results.export import choose_trial, provenance, render
+from tuning.results.status import study_status
+from tuning.results.validation import validate_study
+from tuning.stats.estimates import elo
+from tuning.storage.handle import create_study
+from tuning.study.spec import parse_spec
+
+
+@pytest.fixture
+def ran(sqlite_url):
+    handle = create_study(parse_spec(tiny_spec_dict(n_trials=3)), sqlite_url)
+    StudyRunner(handle, pool=FakePool(p_win=lambda p: 0.1 + 0.2 * p["silence_cost"])).run()
+    yield handle
+    handle.close()
+
+
+def test_status_counts_what_the_database_holds(ran):
+    s = study_status(ran)
+    assert s["trials"] == {"complete": 3, "running": 0, "pruned": 0, "failed": 0, "waiting": 0}
+    assert s["finished"] and s["target_trials"] == 3 and s["eta_seconds"] is None
+    assert s["games"]["train"] == ran.games.count_games() == 48 and s["games"]["validate"] == 0
+    best = max(ran.trials(TrialState.COMPLETE), key=lambda t: t.value)
+    assert s["best"]["trial"] == best.number and not s["best"]["validated"]
+    assert s["best"]["low"] <= s["best"]["score"] <= s["best"]["high"]
+    assert s["best"]["elo_low"] <= s["best"]["elo"] <= s["best"]["elo_high"]
+    assert set(s["best"]["elo_per_opponent"]) == {"random", "chaser"}
+    assert s["defaults"]["trial"] == 0 and s["panel"] == ["random", "chaser"]
+    json.dumps(s)  # JSON-able as is
+
+
+def test_export_needs_a_validation_or_a_trial_number(ran):
+    with pytest.raises(TuningError, match="run 'tune validate tiny' first"):
+        choose_trial(ran, None)
+    with pytest.raises(TuningError, match="no finished trial 9"):
+        choose_trial(ran, 9)
+    number, values, validation = choose_trial(ran, 1)
+    assert number == 1 and validation is None and set(values) == set(coefficients.NAMES)
+
+
+def test_exports_round_trip_with_provenance(ran, tmp_path):
+    validate_study(ran, pool=FakePool(p_win=lambda p: 0.1 + 0.2 * p["silence_cost"]))
+    number, values, validation = choose_trial(ran, None)
+    assert number == ran.games.validations()[0].trial and validation["games"] == 4
+    best = study_status(ran)["best"]
+    assert best["validated"] and best["trial"] == number
+    stored = ran.games.validations()[0].per_opponent
+    assert best["elo_per_opponent"]["chaser"][0] == pytest.approx(elo(stored["chaser"]["mean"], stored["chaser"]["games"]))
+    assert best["elo"] == pytest.approx(sum(e[0] for e in best["elo_per_opponent"].values()) / 2, abs=1e-5)
+    prov = provenance(ran, number, validation)
+    assert prov["study"] == "tiny" and prov["trial"] == number and prov["panel"] == ["random", "chaser"]
+    assert prov["seed_bank"] == "100..103" and prov["validated_low"] <= prov["validated_score"] <= prov["validated_high"]
+    assert prov["package_version"] and prov["git_commit"]
+    path = tmp_path / "best.toml"
+    path.write_text(render(values, prov, "toml"))
+    assert coefficients.read_params_file(path)[1] == coefficients.validate(values)
+    data = json.loads(render(values, prov, "json"))
+    assert data["coefficients"]["mine_spacing"] == 4 and data["provenance"]["trial"] == number
+    header = render(values, prov, "cpp")
+    assert "constexpr int mine_spacing = 4;" in header
+    assert f"constexpr double silence_cost = {float(values['silence_cost'])!r};" in header
+    assert header.count("constexpr") == len(coefficients.NAMES)
+
+
+def test_args_and_env_formats_are_only_for_a_program_study():
+    values = coefficients.defaults()
+    for fmt in ("args", "env"):
+        with pytest.raises(TuningError, match="tunes the in-process bot"):
+            render(values, {"study": "tiny"}, fmt)
+    with pytest.raises(TuningError, match="unknown format"):
+        render(values, {"study": "tiny"}, "yaml")

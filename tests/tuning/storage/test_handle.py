@@ -1,0 +1,30 @@
+"""The study's samplers: built quietly, seeded per trial, and able to run a study."""
+import importlib.util
+import warnings
+
+import pytest
+
+from tests.tuning.fakes import FakePool, tiny_spec_dict
+from tuning.driver.runner import StudyRunner
+from tuning.storage.handle import create_study
+from tuning.study.samplers import make_sampler
+from tuning.study.space import build_space
+from tuning.study.spec import parse_spec
+
+
+@pytest.mark.parametrize("kind", ["tpe", "cmaes", "random", "spsa",
+                                  pytest.param("gp", marks=pytest.mark.skipif(
+                                      importlib.util.find_spec("torch") is None, reason="needs .[gp]"))])
+def test_every_sampler_is_built_without_a_warning_and_runs_a_study(kind, sqlite_url):
+    spec = parse_spec(tiny_spec_dict(n_trials=6, sampler={"kind": kind, "seed": 1, "startup_trials": 2}))
+    space = build_space(spec)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # e.g. CMA-ES's x0 deprecation would print once per trial
+        for trial in range(3):
+            make_sampler(spec.sampler, space, stream=trial)
+    handle = create_study(spec, sqlite_url)
+    try:
+        report = StudyRunner(handle, pool=FakePool(p_win=lambda p: 0.3 + 0.1 * p["silence_cost"])).run()
+        assert report.complete + report.pruned == 6 and report.failed == 0
+    finally:
+        handle.close()

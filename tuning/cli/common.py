@@ -1,0 +1,72 @@
+"""What every ``tune`` command shares: one line and exit code 2 for a user's mistake (a
+``TuningError``, a bad coefficient file), quiet libraries, the help of the common options, and
+how scores, intervals and figures print."""
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import math
+from typing import Callable, Optional
+
+import typer
+
+__all__ = ["STORAGE_HELP", "RAY_HELP", "fail", "user_errors", "fmt", "interval", "elo_text", "print_figures"]
+
+STORAGE_HELP = "Study database URL (default: $OCEAN_STORAGE, else sqlite:///studies/NAME.db)."
+RAY_HELP = "Join this Ray cluster (host:port or 'auto'; default: a local Ray on every core, or $RAY_ADDRESS)."
+
+
+def fail(message: str) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def user_errors(fn: Callable) -> Callable:
+    """Turn the service's user-facing errors into one line on stderr and exit code 2."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        from ocean.bots.coefficients import ParamsError
+        from tuning.errors import TuningError
+        from tuning.storage.database import hide_passwords_in_argv
+
+        hide_passwords_in_argv()  # before Ray copies our command line into its job table
+        _quiet_libraries()
+        try:
+            return fn(*args, **kwargs)
+        except (TuningError, ParamsError) as exc:
+            fail(str(exc))
+
+    return wrapper
+
+
+def _quiet_libraries() -> None:
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+
+
+def fmt(x: Optional[float], digits: int = 3) -> str:
+    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
+
+
+def interval(score, low, high) -> str:
+    return f"{fmt(score)} [{fmt(low)}, {fmt(high)}]"
+
+
+def elo_text(mean, low, high) -> str:
+    """An Elo difference with its interval: +123 [+98, +150]."""
+    def one(x):
+        return "-" if x is None or not math.isfinite(x) else f"{x:+.0f}"
+    return f"{one(mean)} [{one(low)}, {one(high)}]"
+
+
+def print_figures(figures: dict, as_json: bool) -> None:
+    """A benchmark's figures: one JSON object, or one ``key: value`` line each."""
+    if as_json:
+        typer.echo(json.dumps(figures))
+    else:
+        for key, value in figures.items():
+            typer.echo(f"{key}: {value}")

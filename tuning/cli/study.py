@@ -1,0 +1,393 @@
+"""The study commands of ``tune``: launch, resume, status, validate, export, report, dashboard.
+
+Every user mistake ends with one line on stderr and exit code 2 (``TuningError``); database
+URLs are printed with their password masked.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Callable, Optional
+
+import typer
+
+from tuning.cli.common import RAY_HELP, STORAGE_HELP, elo_text, fail, fmt, interval, user_errors
+
+__all__ = ["launch", "resume", "status", "validate", "export", "report", "dashboard", "launch_study", "resume_study",
+           "COMMANDS"]
+
+
+# --- progress bars ------------------------------------------------------------------------------
+
+class _RunBars:
+    """Two rich bars on stderr (trials, games) fed by the runner's progress callback."""
+
+    def __init__(self, name: str) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
+            TimeRemainingColumn
+
+        self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                 TimeElapsedColumn(), TimeRemainingColumn(), TextColumn("{task.fields[note]}"),
+                                 console=Console(stderr=True))
+        self.trials = self.progress.add_task(f"{name} trials", total=None, note="")
+        self.games = self.progress.add_task("games", total=None, note="")
+
+    def __enter__(self):
+        self.progress.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.progress.stop()
+
+    def __call__(self, p) -> None:
+        note = "" if p.best is None else f"best #{p.best[0]} {interval(p.best[1], p.best[2], p.best[3])}"
+        self.progress.update(self.trials, completed=p.trials_done, total=p.target, note=note)
+        self.progress.update(self.games, completed=p.games_done, total=max(p.games_planned, p.games_done),
+                             note=f"{p.running} running")
+
+
+def _run_study(handle, ray_address: Optional[str], programs_checked: bool = False, pool=None) -> None:
+    from tuning.driver.cluster import connect
+    from tuning.driver.programs import check_programs
+    from tuning.driver.runner import StudyRunner
+
+    workers = connect(ray_address)
+    if not programs_checked:  # on every node: programs start, frozen ones still play as frozen
+        check_programs(handle.programs, handle.spec.timeout_scale)
+    typer.echo(f"study {handle.name}: {handle.storage.masked}, {workers} Ray CPUs, "
+               f"target {handle.target_trials} trials", err=True)
+    with _RunBars(handle.name) as bars:
+        report = StudyRunner(handle, pool=None if pool is None else pool(handle, workers), progress=bars).run()
+    rate = report.games / report.wall_seconds if report.wall_seconds > 0 else 0.0
+    typer.echo(f"this run: {report.complete} complete, {report.pruned} pruned, {report.failed} failed"
+               f"{f', {report.adopted} adopted' if report.adopted else ''}; {report.games} games in "
+               f"{report.wall_seconds:.1f} s ({rate:.1f} games/s), {report.games_saved} saved by pruning")
+    _print_best(handle)
+    if report.interrupted:
+        typer.echo(f"interrupted: carry on with  tune resume {handle.name}", err=True)
+        raise typer.Exit(130)
+    typer.echo(f"next: tune validate {handle.name}")
+
+
+def _print_best(handle) -> None:
+    from tuning.results.status import best_trial
+
+    best = best_trial(handle)
+    if best is not None:
+        label = "validated" if best["validated"] else "training, not validated"
+        typer.echo(f"best: trial {best['trial']} {interval(best['score'], best['low'], best['high'])} ({label})")
+
+
+# --- commands -----------------------------------------------------------------------------------
+
+@user_errors
+def launch(
+    spec_file: Path = typer.Argument(..., metavar="SPEC", help="Study file (TOML), e.g. studies/quick.toml."),
+    trials: Optional[int] = typer.Option(None, "--trials", help="Override n_trials."),
+    games: Optional[int] = typer.Option(None, "--games", help="Override games_per_opponent (even)."),
+    storage: Optional[str] = typer.Option(None, "--storage", help=STORAGE_HELP),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address", help=RAY_HELP),
+    or_resume: bool = typer.Option(False, "--or-resume", help="If the study exists already, resume it "
+                                                               "(for services that restart)."),
+) -> None:
+    """Create a study from a study file and run it to the end."""
+    launch_study(spec_file, trials=trials, games=games, storage=storage, ray_address=ray_address, or_resume=or_resume)
+
+
+def launch_study(spec_file: Path, *, trials: Optional[int] = None, games: Optional[int] = None,
+                 storage: Optional[str] = None, ray_address: Optional[str] = None, or_resume: bool = False,
+                 pool: Optional[Callable] = None) -> None:
+    """``tune launch``. ``pool(handle, workers)``: the ``BatchPool`` the driver plays in, built
+    once Ray is joined (default: the runner's own, sized to the cluster)."""
+    from tuning.storage.database import probe_storage, resolve_url
+    from tuning.storage.handle import StudyExists, create_study, open_study
+    from tuning.study.opponents import resolve_panel
+    from tuning.study.spec import load_spec
+
+    spec = load_spec(spec_file)
+    if trials is not None or games is not None:
+        spec = spec.with_overrides(n_trials=trials, games=games)
+    url = resolve_url(spec.name, option=storage, spec_storage=spec.storage)
+    probe_storage(url)  # reachable and a database, before Ray starts; creates nothing
+    panel = resolve_panel(spec.panel)  # every input checked before anything starts or is written
+    held_out = None if spec.validation.panel is None else resolve_panel(spec.validation.panel)
+    from tuning.driver.cluster import connect
+    from tuning.driver.programs import check_programs
+    from tuning.study.opponents import study_programs
+
+    connect(ray_address or spec.ray_address)
+    check_programs(study_programs(spec, panel, held_out), spec.timeout_scale)  # before the study exists
+    created = True
+    try:
+        handle = create_study(spec, url)
+    except StudyExists:
+        if not or_resume:
+            raise
+        handle = open_study(spec.name, url)
+        created = False
+    try:
+        _run_study(handle, ray_address or spec.ray_address, programs_checked=created, pool=pool)
+    finally:
+        handle.close()
+
+
+@user_errors
+def resume(
+    name: str = typer.Argument(..., help="Study name."),
+    trials: Optional[int] = typer.Option(None, "--trials", help="Change the study's total number of trials."),
+    storage: Optional[str] = typer.Option(None, "--storage", help=STORAGE_HELP),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address", help=RAY_HELP),
+) -> None:
+    """Carry on a study: finish trials left running, then run the remaining ones."""
+    resume_study(name, trials=trials, storage=storage, ray_address=ray_address)
+
+
+def resume_study(name: str, *, trials: Optional[int] = None, storage: Optional[str] = None,
+                 ray_address: Optional[str] = None, pool: Optional[Callable] = None) -> None:
+    """``tune resume``; ``pool`` as for ``launch_study``."""
+    from tuning.storage.database import resolve_url
+    from tuning.storage.handle import open_study
+
+    if trials is not None and trials < 1:
+        fail(f"--trials must be at least 1, got {trials}")
+    handle = open_study(name, resolve_url(name, option=storage))
+    try:
+        if trials is not None:
+            handle.set_target(trials)
+        _run_study(handle, ray_address, pool=pool)
+    finally:
+        handle.close()
+
+
+@user_errors
+def status(
+    name: Optional[str] = typer.Argument(None, help="Study name (default: every study in the storage, "
+                                                   "or in studies/*.db)."),
+    storage: Optional[str] = typer.Option(None, "--storage", help=STORAGE_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object as the last line."),
+) -> None:
+    """Trials complete/running/pruned/failed, best with its interval, games, games/s, ETA."""
+    from tuning.results.status import study_status
+
+    statuses = [study_status(h) for h in _open_many(name, storage)]
+    if as_json:
+        typer.echo(json.dumps(statuses[0] if name else {"studies": statuses}))
+        return
+    if not statuses:
+        typer.echo("no studies")
+    for s in statuses:
+        _print_status(s)
+
+
+def _open_many(name: Optional[str], storage: Optional[str]):
+    """The named study, or every study of the storage (or of each studies/*.db)."""
+    import optuna
+
+    from tuning.storage.database import DEFAULT_DIR, ENV_STORAGE, open_storage, resolve_url
+    from tuning.storage.handle import open_study
+
+    if name is not None:
+        handle = open_study(name, resolve_url(name, option=storage))
+        try:
+            yield handle
+        finally:
+            handle.close()
+        return
+    import os
+
+    urls = [storage or os.environ.get(ENV_STORAGE)]
+    if urls[0] is None:
+        urls = [f"sqlite:///{p.as_posix()}" for p in sorted(Path(DEFAULT_DIR).glob("*.db"))]
+    for url in urls:
+        store = open_storage(url, must_exist=True)
+        names = [s.study_name for s in optuna.get_all_study_summaries(store.optuna, include_best_trial=False)]
+        store.close()
+        for study_name in names:
+            handle = open_study(study_name, url)
+            try:
+                yield handle
+            finally:
+                handle.close()
+
+
+def _print_status(s: dict) -> None:
+    t = s["trials"]
+    typer.echo(f"{s['study']}  ({s['storage']}; panel {', '.join(s['panel'])}; seeds {s['seed_bank']})")
+    typer.echo(f"  trials: {t['complete']} complete, {t['running']} running, {t['pruned']} pruned, "
+               f"{t['failed']} failed of {s['target_trials']}" + ("  [finished]" if s["finished"] else ""))
+    g = s["games"]
+    rate = "-" if s["games_per_second"] is None else f"{s['games_per_second']:.1f}"
+    eta = "-" if s["eta_seconds"] is None else f"{s['eta_seconds'] / 60:.1f} min"
+    typer.echo(f"  games: {g['train']} training, {g['validate']} validation, {g['saved_by_pruning']} saved by "
+               f"pruning; {rate} games/s; ETA {eta}")
+    if s.get("program"):
+        typer.echo(f"  tunes the program: {s['program']}")
+    b = s["best"]
+    if b is not None:
+        label = "validated" if b["validated"] else "training, not validated"
+        held = "" if b.get("held_out_score") is None else \
+            f"; held-out opponents {interval(b['held_out_score'], b['held_out_low'], b['held_out_high'])}"
+        typer.echo(f"  best: trial {b['trial']} {interval(b['score'], b['low'], b['high'])} ({label}){held}")
+        if b.get("elo") is not None:
+            each = ", ".join(f"{name} {elo_text(*e)}" for name, e in b["elo_per_opponent"].items())
+            typer.echo(f"  best in Elo: {elo_text(b['elo'], b['elo_low'], b['elo_high'])} against the panel ({each})")
+    if s["defaults"] is not None:
+        d = s["defaults"]
+        typer.echo(f"  defaults (trial 0): {interval(d['score'], d['low'], d['high'])} (training)")
+    for opponent, d in (s.get("disqualifications") or {}).items():
+        if d["bot"] or d["opponent"]:
+            first = d["first_bot_error"] or d["first_opponent_error"]
+            typer.echo(f"  disqualified vs {opponent}: study bot {d['bot']}, {opponent} {d['opponent']} of "
+                       f"{d['games']} games; first: {first}")
+
+
+@user_errors
+def validate(
+    name: str = typer.Argument(..., help="Study name."),
+    top: Optional[int] = typer.Option(None, "--top", help="How many of the best trials (default: validation.top_k)."),
+    games: Optional[int] = typer.Option(None, "--games", help="Games per opponent on held-out seeds "
+                                                              "(default: validation.games)."),
+    storage: Optional[str] = typer.Option(None, "--storage", help=STORAGE_HELP),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address", help=RAY_HELP),
+) -> None:
+    """Re-play the top trials and the defaults on held-out seeds; the best validated is 'best'."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from tuning.driver.cluster import connect
+    from tuning.results.validation import validate_study
+    from tuning.storage.database import resolve_url
+    from tuning.storage.handle import open_study
+
+    from tuning.driver.programs import check_programs
+    from tuning.stats.estimates import panel_elo
+
+    handle = open_study(name, resolve_url(name, option=storage))
+    try:
+        connect(ray_address)
+        check_programs(handle.programs, handle.spec.timeout_scale)
+        bars = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                        console=Console(stderr=True))
+        task = bars.add_task(f"{name} validation games", total=None)
+        with bars:
+            results = validate_study(handle, top_k=top, games=games,
+                                     progress=lambda done, total: bars.update(task, completed=done, total=total))
+        for r in results:
+            diff = "reference (defaults)" if r.diff is None else \
+                f"vs defaults {r.diff.mean:+.3f} [{r.diff.low:+.3f}, {r.diff.high:+.3f}]"
+            held = "" if r.held_out is None else \
+                f"; held-out opponents {interval(r.held_out.mean, r.held_out.low, r.held_out.high)}"
+            trained = {b.name: r.per_opponent[b.name] for b in handle.panel if b.name in r.per_opponent}
+            rating = panel_elo(trained)
+            typer.echo(f"trial {r.trial:>4}: validated {interval(r.estimate.mean, r.estimate.low, r.estimate.high)} "
+                       f"(Elo {elo_text(rating.mean, rating.low, rating.high)}) "
+                       f"on {r.estimate.games // max(1, len(handle.panel))} games/opponent{held}; "
+                       f"training {fmt(r.training_score)}; {diff}")
+        typer.echo(f"best: trial {results[0].trial}; export it with  tune export {name} --out best.toml")
+    finally:
+        handle.close()
+
+
+@user_errors
+def export(
+    name: str = typer.Argument(..., help="Study name."),
+    fmt: str = typer.Option("toml", "--format", help="toml (ocean bot --params), json or cpp (a C++ header); for a "
+                                                     "program's study also args (its command line) or env "
+                                                     "(NAME=value lines)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Write here (default: stdout)."),
+    trial: Optional[int] = typer.Option(None, "--trial", help="Export this trial (default: the best validated)."),
+    storage: Optional[str] = typer.Option(None, "--storage", help=STORAGE_HELP),
+) -> None:
+    """Write the best validated coefficients (or a given trial's) with their provenance."""
+    from ocean.bots.coefficients import save_params
+    from tuning.results.export import FORMATS, choose_trial, provenance, render
+    from tuning.storage.database import resolve_url
+    from tuning.storage.handle import open_study
+
+    if fmt not in FORMATS:
+        fail(f"unknown --format {fmt!r}; choose one of: {', '.join(FORMATS)}")
+    handle = open_study(name, resolve_url(name, option=storage))
+    try:
+        number, values, validation = choose_trial(handle, trial)
+        prov = provenance(handle, number, validation)
+        program = handle.spec.bot is not None
+        text = render(values, prov, fmt, handle.bot)
+        policy = handle.bot.policy
+    finally:
+        handle.close()
+    if out is None:
+        sys.stdout.write(text)
+        return
+    try:
+        if fmt == "toml" and not program:
+            save_params(values, out, prov, policy)
+        else:
+            out.write_text(text)
+    except OSError as exc:
+        fail(f"cannot write {out}: {exc.strerror}")
+    typer.echo(f"trial {number} of {name} written to {out}", err=True)
+
+
+@user_errors
+def report(
+    name: str = typer.Argument(..., help="Study name."),
+    out: Path = typer.Option(Path("report.html"), "--out", help="The HTML page; PNG files go beside it "
+                                                                  "(report_history.png, ...)."),
+    storage: Optional[str] = typer.Option(None, "--storage", help=STORAGE_HELP),
+) -> None:
+    """Write a self-contained HTML report of a study (history, importances, slices, per-opponent
+    scores, per-game statistics, pruning, speed) and its figures as PNG files."""
+    import os
+
+    from tuning.storage.database import resolve_url
+    from tuning.storage.handle import open_study
+    from rich.console import Console
+
+    from tuning.results.report import write_report
+
+    if out.suffix.lower() not in (".html", ".htm"):
+        fail(f"--out must name an .html file, got {str(out)!r}")
+    if not out.parent.is_dir():
+        fail(f"cannot write {out}: folder {str(out.parent)!r} does not exist")
+    # Checked before anything is drawn, so a bad --out leaves no PNG files behind.
+    if out.is_dir():
+        fail(f"cannot write {out}: it is a folder")
+    if not os.access(out.parent, os.W_OK) or (out.exists() and not os.access(out, os.W_OK)):
+        fail(f"cannot write {out}: permission denied")
+    handle = open_study(name, resolve_url(name, option=storage))
+    try:
+        with Console(stderr=True).status(f"reading {name} and drawing its figures"):
+            written = write_report(handle, out)
+    except OSError as exc:
+        fail(f"cannot write {out}: {exc.strerror}")
+    finally:
+        handle.close()
+    typer.echo(f"{out} written, with {len(written['pngs'])} figures beside it: "
+               + ", ".join(p.name for p in written["pngs"]))
+
+
+@user_errors
+def dashboard(
+    name: Optional[str] = typer.Argument(None, help="Study name (its default storage), or give --storage."),
+    storage: Optional[str] = typer.Option(None, "--storage", help=STORAGE_HELP),
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to serve on (0.0.0.0 exposes it to the network)."),
+    port: int = typer.Option(8080, "--port", help="Port to serve on."),
+) -> None:
+    """Serve optuna-dashboard on the study database."""
+    import os
+
+    import optuna_dashboard
+
+    from tuning.storage.database import ENV_STORAGE, open_storage, resolve_url
+
+    if name is None and not (storage or os.environ.get(ENV_STORAGE)):
+        fail("give a study name or --storage URL")
+    url = resolve_url(name, option=storage) if name else (storage or os.environ[ENV_STORAGE])
+    store = open_storage(url, must_exist=True)
+    typer.echo(f"optuna-dashboard for {store.masked} on http://{host}:{port}/", err=True)
+    optuna_dashboard.run_server(store.optuna, host=host, port=port)
+
+
+COMMANDS = (launch, resume, status, validate, export, report, dashboard)

@@ -1,0 +1,542 @@
+"""The driver: Optuna ask/tell over Ray batches, several trials in flight.
+
+One loop owns everything: it asks Optuna for trials (up to ``trials_in_flight`` open), keeps
+the Ray pool full with their batches (oldest trial first, so trials finish early and the
+incumbent appears soon), stores each finished batch at once, reports the running score, prunes
+trials clearly worse than the incumbent and tells Optuna when a trial is done.
+
+Crash safety (exercised by ``benchmarks.chaos`` and tests/tuning/driver/test_resilience.py):
+
+- every game is stored as its batch finishes, under a unique key, so a kill loses at most the
+  batches in flight and nothing stored is ever replayed or duplicated (on PostgreSQL the
+  worker that played a batch stores it and sends the driver only its summary, see
+  ``tuning.storage.batchstore``; on SQLite, or when a worker cannot reach the database, the driver
+  stores the rows);
+- each open trial carries a lease renewed by this driver's heartbeat, and a trial whose driver
+  is gone is adopted by another: its stored games are kept, only the missing ones are played,
+  with its stored parameters (``tuning.driver.leases``);
+- trials are created under a study lock that counts them first, so any number of drivers
+  create exactly the target; trial N's random draws are seeded by (sampler seed, N), so with
+  the random sampler (and in TPE/CMA-ES's startup trials) a study killed and resumed any
+  number of times proposes what an undisturbed one would; after the startup trials a model
+  proposes from the trials finished when it asks, which timing decides, killed or not;
+- every database call goes through ``tuning.storage.retry``: an outage is ridden out with
+  backoff, or ends the run with one line after ``$OCEAN_DB_PATIENCE`` seconds; a trial is told
+  only after all its games are stored, so its value always matches its stored games.
+"""
+from __future__ import annotations
+
+import math
+import sys
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Callable, TypeVar
+
+import optuna
+from optuna.distributions import BaseDistribution, FloatDistribution, IntDistribution
+from optuna.exceptions import UpdateFinishedTrialError
+from optuna.trial import TrialState
+
+from tuning.driver.cluster import cluster_cpus
+from tuning.driver.evaluation import Batch, plan_batches, summarize
+from tuning.driver.leases import HEARTBEAT, LEASE_TTL, Leases
+from tuning.driver.pool import BatchPool
+from tuning.errors import StorageError, TuningError
+from tuning.stats.pruning import incumbent_bias, interval_variance, should_prune
+from tuning.storage.handle import StudyHandle
+from tuning.storage.locks import ASK_LOCK, driver_id, hold
+from tuning.storage.optuna_writes import draw_params, store_params, store_user_attrs
+from tuning.storage.retry import Retry
+from tuning.storage.trialindex import trial_counts
+from tuning.study.batching import BatchSizer
+from tuning.study.samplers import make_sampler
+from tuning.study.space import REFERENCE_TRIAL
+
+__all__ = ["StudyRunner", "RunProgress", "RunReport"]
+
+T = TypeVar("T")
+# A trial's running score goes to Optuna (an intermediate value, one write) at most this often.
+REPORT_EVERY = 1.0  # seconds
+MAX_FAILS_IN_A_ROW = 3  # trials failing back to back mean a broken setup, not bad coefficients
+TRAIN = "train"
+# A program disqualified in more than half of a trial's games (after at least this many) fails the
+# trial: its parameters break it, and its score would only measure the breakage.
+MIN_GAMES_TO_FAIL = 10
+
+
+@dataclass
+class RunProgress:
+    """What a progress display needs, after each batch."""
+
+    trials_done: int
+    target: int
+    running: int
+    games_done: int  # training games stored for the study, all runs
+    games_planned: int  # target trials x games per trial (pruning makes the real total smaller)
+    best: tuple[int, float, float, float] | None  # trial, score, low, high
+
+
+@dataclass
+class RunReport:
+    """What one run of the driver did."""
+
+    complete: int = 0
+    pruned: int = 0
+    failed: int = 0
+    adopted: int = 0
+    games: int = 0  # games stored by this run
+    games_saved: int = 0  # games pruning did not play
+    games_wasted: int = 0  # games of batches that finished after their trial was pruned or failed
+    game_seconds: float = 0.0  # compute time of the games, summed over workers
+    storage_seconds: float = 0.0  # time the driver spent writing to the database
+    wall_seconds: float = 0.0
+    workers: int = 0
+    interrupted: bool = False
+    db_outages: int = 0  # database outages ridden out (or the last one given up on)
+    lost: int = 0  # trials another driver took over after this one's lease ran out
+    ask_lock_waits: int = 0  # times this driver took the study's ask lock
+    ask_lock_wait_seconds: float = 0.0  # time it waited for it (other drivers held it), in all
+    ask_lock_wait_max: float = 0.0  # its longest wait
+
+
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def _suggest(trial: optuna.Trial, name: str, dist: BaseDistribution) -> None:
+    """Suggest ``name`` on ``trial`` (fixed values of an enqueued trial win, as in ``ask``)."""
+    if isinstance(dist, IntDistribution):
+        trial.suggest_int(name, dist.low, dist.high, step=dist.step, log=dist.log)
+    elif isinstance(dist, FloatDistribution):
+        trial.suggest_float(name, dist.low, dist.high, step=dist.step, log=dist.log)
+    else:
+        raise TuningError(f"cannot complete parameter {name!r}: unsupported distribution {dist!r}")
+
+
+@dataclass
+class _Incumbent:
+    number: int
+    value: float
+    low: float
+    high: float
+    scores: dict
+
+
+@dataclass
+class _OpenTrial:
+    trial: optuna.Trial
+    params: dict
+    pending: deque
+    planned_batches: int
+    planned_games: int
+    scores: dict = field(default_factory=dict)
+    attrs: dict = field(default_factory=dict)  # user attributes written when the trial is told
+    outstanding: int = 0
+    games: int = 0  # games stored for the trial
+    bot_errors: int = 0  # of which the study's bot (a program) was disqualified in
+    first_error: str | None = None
+    game_seconds: float = 0.0
+    storage_seconds: float = 0.0
+    started: float = field(default_factory=time.time)
+    reported_at: float = -math.inf  # time.monotonic() of the last intermediate value
+    reported_step: int = -1  # its step (games played)
+
+    @property
+    def number(self) -> int:
+        return self.trial.number
+
+
+class StudyRunner:
+    """Runs a study until it has ``handle.target_trials`` trials (complete, pruned or failed)."""
+
+    def __init__(self, handle: StudyHandle, *, pool: BatchPool | None = None,
+                 progress: Callable[[RunProgress], None] | None = None,
+                 lease_ttl: float = LEASE_TTL, heartbeat: float = HEARTBEAT,
+                 retry: Retry | None = None, log: Callable[[str], None] = _stderr) -> None:
+        self.h = handle
+        self.spec = handle.spec
+        self.owner = driver_id()
+        self.pool = pool  # None: a Ray pool sized to the cluster (tests pass their own)
+        self.progress = progress
+        self.heartbeat = heartbeat
+        self.log = log
+        self.retry = retry if retry is not None else Retry(handle.storage.url, name=handle.name, log=log)
+        self.leases = Leases(handle, self.owner, ttl=lease_ttl, call=self._db)
+        self.seeds = self.spec.training_seeds()
+        self.opponents = [b.name for b in handle.panel]
+        self.games_per_trial = 2 * len(self.seeds) * len(handle.panel)
+        self.sizer = BatchSizer(self.spec.batch_pairs)  # maps per batch, fixed or from the game speed
+        self.open: dict[int, _OpenTrial] = {}
+        self.report = RunReport()
+        self.incumbent: _Incumbent | None = None
+        self._scored: list[tuple[float, float]] = []  # complete trials' (score, variance of the score)
+        self._fails_in_a_row = 0
+        self._finished = 0  # trials of the study told (complete, pruned or failed), all drivers
+        self._games_done = 0  # training games stored for the study, all runs
+        self._target_reached = False  # the study has its target number of trials (all drivers)
+
+    def _db(self, fn: Callable[[], T]) -> T:
+        """``fn()`` with the database retried through an outage (see ``tuning.storage.retry``)."""
+        return self.retry.call(fn)
+
+    # --- the loop -------------------------------------------------------------------------------
+
+    def run(self) -> RunReport:
+        """Play until the target is reached; Ctrl-C stops cleanly (``tune resume`` carries on)."""
+        start = time.perf_counter()
+        if self.pool is None:
+            self.report.workers = cluster_cpus()
+            pool = BatchPool(self.report.workers + 1, bot=self.h.bot, time_scale=self.spec.timeout_scale,
+                             store=self.h.batch_store())
+        else:
+            pool, self.report.workers = self.pool, self.pool.capacity
+        try:
+            self._load_incumbent()
+            finished = self._db(lambda: self.h.trials(TrialState.COMPLETE, TrialState.PRUNED, TrialState.FAIL))
+            self._finished = len(finished)
+            self.leases.clear(t.number for t in finished)
+            self._games_done = self._db(lambda: self.h.games.count_games(phase=TRAIN))
+            if self.sizer.auto:  # a resumed study sizes its first batches from the games it has timed
+                self.sizer.assume(self._db(lambda: self.h.games.recent_seconds_per_pair(TRAIN)))
+            next_beat = 0.0
+            while True:
+                if time.monotonic() >= next_beat:
+                    self._beat(pool)
+                    next_beat = time.monotonic() + self.heartbeat
+                while len(self.open) < self.spec.trials_in_flight and not self._target_reached:
+                    self._target_reached = not self._ask()
+                self._fill(pool)
+                if not len(pool) and not self.open:
+                    if not self.leases.others_running(self.open):
+                        break
+                    time.sleep(min(self.heartbeat, 2.0))  # another driver's trials: wait, maybe adopt
+                    continue
+                ready = pool.wait(timeout=self.heartbeat)
+                if ready:
+                    self._on_results(pool, ready)
+                self._emit()
+        except KeyboardInterrupt:
+            self.report.interrupted = True
+            for number in pool.trials():
+                pool.cancel_trial(number)
+            for number in list(self.open):
+                # Left RUNNING with its games stored; without a lease, resume adopts it at once.
+                try:
+                    self.leases.release(number, retry=False)
+                except StorageError:
+                    pass  # the database is gone too: the lease expires, or resume sees we are dead
+        finally:
+            self.report.wall_seconds = time.perf_counter() - start
+            self.report.db_outages = self.retry.outages
+        return self.report
+
+    def _beat(self, pool: BatchPool) -> None:
+        """Renew our leases, let go of trials we lost, adopt trials whose driver is gone."""
+        held = self.leases.renew(self.open)
+        for number in [n for n in self.open if n not in held]:
+            # Our lease ran out (a long database outage) and another driver adopted the trial:
+            # it finishes it from the stored games; playing on would only waste games.
+            pool.cancel_trial(number)
+            del self.open[number]
+            self.report.lost += 1
+            self.log(f"trial {number} was taken over by another driver (our lease ran out); leaving it to them")
+        self._adopt_orphans()
+
+    def _fill(self, pool: BatchPool) -> None:
+        for op in sorted(self.open.values(), key=lambda o: o.number):
+            while op.pending and not pool.full:
+                pool.submit(op.pending.popleft(), op.params)
+                op.outstanding += 1
+            if pool.full:
+                return
+
+    # --- trials in and out ------------------------------------------------------------------------
+
+    def _sampler_for(self, number: int) -> optuna.samplers.BaseSampler:
+        # Seeded by the trial number: trial N draws the same random numbers whichever driver
+        # asks it and however often the study was interrupted (a sampler seeded once per
+        # process would repeat its first proposals after every resume).
+        return make_sampler(self.spec.sampler, self.h.space, stream=number)
+
+    def _ask(self) -> bool:
+        """Create the study's next trial and open it; False once the study has its target
+        (counting every driver's trials, under the study's ask lock)."""
+
+        def attempt():
+            asked = time.perf_counter()
+            with hold(self.h.games, ASK_LOCK, self.owner, call=self._db):
+                self._lock_waited(time.perf_counter() - asked)
+                # Counted in SQL: a list of every trial through Optuna grows with the study.
+                counts = trial_counts(self.h.storage.engine, self.h.name)
+                existing = sum(counts[s] for s in (TrialState.RUNNING, TrialState.COMPLETE, TrialState.PRUNED,
+                                                   TrialState.FAIL))
+                if existing >= self.h.target_trials:
+                    return None
+                # ``existing`` is the number the new trial gets (or the waiting reference, trial 0).
+                self.h.study.sampler = self._sampler_for(existing)
+                trial = self.h.study.ask()  # the parameters are drawn below, outside the lock
+                return trial, self.leases.claim(trial.number)
+
+        # A repeated attempt (the connection dropped after Optuna committed the trial) counts
+        # that trial too: it is left without a lease and adopted, never one too many.
+        out = self._db(attempt)
+        if out is None:
+            return False
+        trial, claimed = out
+        if claimed:  # else our lock expired mid-way and another driver adopted it: theirs now
+            # The sampler's work (TPE reads every finished trial) is done holding only the trial's
+            # lease, so other drivers never wait for it; a driver that dies here leaves a trial
+            # without parameters, which adoption completes (``Leases.reopen``). Same draws as
+            # ``study.ask(distributions)``: trial N's own sampler, the parameters in the same order,
+            # stored together in one transaction.
+            self._draw_and_store(trial, list(self.h.space.distributions))
+            self._open(trial, scores={})
+        return True
+
+    def _draw_and_store(self, trial: optuna.Trial, names: list[str]) -> None:
+        """Draw ``names`` (in the space's order) for ``trial`` from the study's sampler, then
+        store them in one transaction."""
+
+        def suggest(t: optuna.Trial) -> None:
+            for name in names:
+                _suggest(t, name, self.h.space.distributions[name])
+
+        self._db(lambda: draw_params(trial, suggest))
+        self._db(lambda: store_params(trial))
+
+    def _lock_waited(self, seconds: float) -> None:
+        self.report.ask_lock_waits += 1
+        self.report.ask_lock_wait_seconds += seconds
+        self.report.ask_lock_wait_max = max(self.report.ask_lock_wait_max, seconds)
+
+    def _open(self, trial: optuna.Trial, scores: dict, errors: tuple[int, int, str | None] = (0, 0, None)) -> None:
+        params = self.h.space.full_params(trial.params)
+        pairs = self.sizer.pairs(len(self.seeds))
+        batches = plan_batches(trial=trial.number, phase=TRAIN, panel=self.h.panel, seeds=self.seeds,
+                               batch_pairs=pairs, done=scores)
+        # every batch of the full trial is a look of the pruning test
+        looks = math.ceil(len(self.seeds) / pairs) * len(self.h.panel)
+        op = _OpenTrial(trial, params, deque(batches), looks, self.games_per_trial, dict(scores))
+        op.games, op.bot_errors, op.first_error = errors
+        self.open[trial.number] = op
+        if not op.pending:  # adopted with every game already stored
+            if self._program_broken(op):
+                self._fail_program(None, op)
+            else:
+                self._complete(op)
+
+    def _adopt_orphans(self) -> None:
+        """Open the RUNNING trials whose driver is gone (``tuning.driver.leases``), while there is
+        room for them, from their stored parameters and games."""
+        for frozen in self.leases.orphans(self.open, room=lambda: len(self.open) < self.spec.trials_in_flight):
+            trial = self.leases.reopen(frozen, self._sampler_for, self._draw_and_store)
+            if trial is None:  # told by its driver between our listing and our claim
+                continue
+            self.report.adopted += 1
+            self._open(trial, scores=self._db(lambda: self.h.games.pair_scores(frozen.number, TRAIN)),
+                       errors=self._db(lambda: self.h.games.bot_errors(frozen.number, TRAIN)))
+
+    def _on_results(self, pool: BatchPool, ready: list[tuple[Batch, object]]) -> None:
+        """Handle the batches that finished together: the games their workers did not store
+        themselves (``tuning.storage.batchstore``) are stored first, all in one statement and one
+        transaction (also those of a trial pruned meanwhile: they were played), then each trial
+        they belong to is looked at once: finished, or its running score reported and the
+        pruning test run."""
+        unstored = [(b, r) for b, r in ready if not isinstance(r, Exception) and not r.stored]
+        storage = 0.0
+        if unstored:
+            t0 = time.perf_counter()
+            self._db(lambda: self.h.games.add_batches(
+                [(b.trial, TRAIN, b.opponent.name, r.rows, r.seconds) for b, r in unstored]))
+            storage = time.perf_counter() - t0
+            self.report.storage_seconds += storage
+        rows = sum(len(r.rows) for _, r in unstored) or 1
+        looks: dict[int, _OpenTrial] = {}
+        for batch, result in ready:
+            share = 0.0 if isinstance(result, Exception) else storage * len(result.rows) / rows
+            op = self._absorb(pool, batch, result, share)
+            if op is not None:
+                looks[op.number] = op
+        for op in looks.values():
+            if self.open.get(op.number) is op:  # not failed by a later batch of the same round
+                self._look(pool, op)
+
+    def _absorb(self, pool: BatchPool, batch: Batch, result, storage: float) -> _OpenTrial | None:
+        """Count a finished (and stored) batch into its trial; the trial if it is still open."""
+        op = self.open.get(batch.trial)
+        if isinstance(result, Exception):
+            if op is not None:
+                self._fail(pool, op, result)
+            return None
+        self.report.games += batch.games
+        self.report.game_seconds += result.seconds
+        self.sizer.observe(len(batch.seeds), result.seconds)
+        self._games_done += batch.games
+        if op is None:  # its trial was pruned or failed while this batch ran
+            self.report.games_wasted += batch.games
+            return None
+        summary = result.digest(batch.opponent.name)
+        op.outstanding -= 1
+        op.storage_seconds += storage
+        op.game_seconds += result.seconds
+        op.games += summary.games
+        op.bot_errors += summary.bot_errors
+        if op.first_error is None:
+            op.first_error = summary.first_error
+        if self._program_broken(op):
+            self._fail_program(pool, op)
+            return None
+        op.scores.update(summary.pair_scores)
+        return op
+
+    def _look(self, pool: BatchPool, op: _OpenTrial) -> None:
+        """After new batches of a trial: tell it if every game is in, else report its running
+        score (at most every ``REPORT_EVERY`` seconds: each report is a database write) and
+        prune it if it is clearly worse than the incumbent."""
+        if not op.pending and op.outstanding == 0:
+            self._complete(op)
+            return
+        now = time.monotonic()
+        if now - op.reported_at >= REPORT_EVERY:
+            estimate, _ = summarize(op.scores, self.opponents)
+            try:  # intermediate value, by games played
+                self._db(lambda: op.trial.report(estimate.mean, step=2 * estimate.n))
+            except UpdateFinishedTrialError:
+                self._drop_finished(pool, op)
+                return
+            op.reported_at, op.reported_step = now, 2 * estimate.n
+        if self._should_prune(op):
+            pool.cancel_trial(op.number)
+            self._prune(op)
+
+    def _should_prune(self, op: _OpenTrial) -> bool:
+        p = self.spec.pruning
+        inc = self.incumbent
+        if not p.enabled or inc is None or op.number in (REFERENCE_TRIAL, inc.number):
+            return False
+        # The incumbent is the best of the complete trials' noisy training scores on these very
+        # maps, so its scores sit above its strength; shrink_incumbent takes that expected lead
+        # off (docs/benchmarks.md, "Pruning rules": equal trials pruned 8.3% at alpha 0.05 without).
+        bias = incumbent_bias([v for v, _ in self._scored], [var for _, var in self._scored], inc.value) \
+            if p.shrink_incumbent else 0.0
+        decision = should_prune(op.scores, inc.scores, alpha=p.alpha, looks=op.planned_batches,
+                                min_pairs=p.min_pairs, margin=p.margin + bias)
+        if decision.prune:
+            op.attrs["pruned_against"] = {"incumbent": inc.number, "diff": decision.diff,
+                                          "pairs": decision.pairs, "p_value": decision.p_value,
+                                          "incumbent_bias": bias}
+        return decision.prune
+
+    def _write(self, op: _OpenTrial, attrs: dict, **tell) -> bool:
+        """Store a trial's attributes, then tell Optuna; False if another driver told it first.
+
+        The attributes go first: a driver killed in between leaves the trial RUNNING, and
+        whoever adopts it recomputes them from the stored games before telling."""
+        t0 = time.perf_counter()
+        attrs = {**op.attrs, **attrs, "game_seconds": round(op.game_seconds, 3),
+                 "wall_seconds": round(time.time() - op.started, 3)}
+        try:
+            # one transaction (Optuna's set_user_attr commits each on its own); storage_seconds:
+            # the trial's database time until now
+            attrs["storage_seconds"] = round(op.storage_seconds + time.perf_counter() - t0, 4)
+            self._db(lambda: store_user_attrs(self.h.study._storage, op.trial._trial_id, attrs))
+            # skip_if_finished: a repeated tell (its first commit lost with the connection) is a no-op
+            self._db(lambda: self.h.study.tell(op.trial, skip_if_finished=True, **tell))
+        except UpdateFinishedTrialError:
+            self.open.pop(op.number, None)
+            self.report.lost += 1
+            self.log(f"trial {op.number} was finished by another driver (our lease ran out); leaving it")
+            return False
+        self.leases.release(op.number)
+        self.report.storage_seconds += time.perf_counter() - t0
+        del self.open[op.number]
+        self._finished += 1
+        return True
+
+    def _drop_finished(self, pool: BatchPool, op: _OpenTrial) -> None:
+        pool.cancel_trial(op.number)
+        self.open.pop(op.number, None)
+        self.report.lost += 1
+        self.log(f"trial {op.number} was finished by another driver (our lease ran out); leaving it")
+
+    def _complete(self, op: _OpenTrial) -> None:
+        estimate, per = summarize(op.scores, self.opponents)
+        if not self._write(op, {"score_low": estimate.low, "score_high": estimate.high, "pairs": estimate.n,
+                                "games": estimate.games,
+                                "per_opponent": {name: e.as_dict() for name, e in per.items()}},
+                           values=estimate.mean):
+            return
+        self.report.complete += 1
+        self._fails_in_a_row = 0
+        self._scored.append((estimate.mean, interval_variance(estimate.low, estimate.high)))
+        if self.incumbent is None or estimate.mean > self.incumbent.value:
+            self.incumbent = _Incumbent(op.number, estimate.mean, estimate.low, estimate.high, dict(op.scores))
+
+    def _prune(self, op: _OpenTrial) -> None:
+        played = 2 * len(op.scores)
+        saved = max(0, op.planned_games - played)
+        estimate, per = summarize(op.scores, self.opponents)
+        if op.reported_step != 2 * estimate.n:
+            # Its score when pruned becomes its last intermediate value, whenever the last timed
+            # report was: samplers that learn from pruned trials read it (TPE; CMA-ES with
+            # consider_pruned_trials), and it must not depend on the wall clock.
+            try:
+                self._db(lambda: op.trial.report(estimate.mean, step=2 * estimate.n))
+            except UpdateFinishedTrialError:
+                self.open.pop(op.number, None)
+                self.report.lost += 1
+                return
+        if not self._write(op, {"score_low": estimate.low, "score_high": estimate.high, "pairs": estimate.n,
+                                "games": played, "games_saved": saved,
+                                "per_opponent": {name: e.as_dict() for name, e in per.items()}},
+                           state=TrialState.PRUNED):
+            return
+        self.report.pruned += 1
+        self.report.games_saved += saved
+        self._fails_in_a_row = 0
+
+    def _fail(self, pool: BatchPool, op: _OpenTrial, error: Exception) -> None:
+        pool.cancel_trial(op.number)
+        message = str(error).strip().splitlines()[-1] if str(error).strip() else type(error).__name__
+        if not self._write(op, {"error": message[:500]}, state=TrialState.FAIL):
+            return
+        self.report.failed += 1
+        self._fails_in_a_row += 1
+        if self._fails_in_a_row >= MAX_FAILS_IN_A_ROW:
+            raise TuningError(f"{MAX_FAILS_IN_A_ROW} trials in a row failed; the last: {message}")
+
+    def _program_broken(self, op: _OpenTrial) -> bool:
+        return op.games >= min(MIN_GAMES_TO_FAIL, op.planned_games) and 2 * op.bot_errors > op.games
+
+    def _fail_program(self, pool: BatchPool | None, op: _OpenTrial) -> None:
+        """Fail a trial whose parameters break the program; the study goes on (unless these are
+        the program's own defaults: then every trial would measure a broken program)."""
+        if pool is not None:
+            pool.cancel_trial(op.number)
+        message = f"the program was disqualified in {op.bot_errors} of {op.games} games; first: {op.first_error}"
+        if not self._write(op, {"error": message[:500], "program_failed": True}, state=TrialState.FAIL):
+            return
+        self.report.failed += 1
+        self.log(f"trial {op.number} failed: {message}")
+        if op.number == REFERENCE_TRIAL:
+            raise TuningError(f"the program fails with its reference parameters (trial 0): {message}")
+
+    def _load_incumbent(self) -> None:
+        complete = [t for t in self._db(lambda: self.h.trials(TrialState.COMPLETE)) if t.value is not None]
+        self._scored = [(t.value, interval_variance(t.user_attrs.get("score_low", math.nan),
+                                                    t.user_attrs.get("score_high", math.nan))) for t in complete]
+        if complete:
+            best = max(complete, key=lambda t: (t.value, -t.number))
+            self.incumbent = _Incumbent(best.number, best.value, best.user_attrs.get("score_low", math.nan),
+                                        best.user_attrs.get("score_high", math.nan),
+                                        self._db(lambda: self.h.games.pair_scores(best.number, TRAIN)))
+
+    def _emit(self) -> None:
+        if self.progress is None:
+            return
+        inc = self.incumbent
+        best = None if inc is None else (inc.number, inc.value, inc.low, inc.high)
+        self.progress(RunProgress(self._finished, self.h.target_trials, len(self.open), self._games_done,
+                                  self.h.target_trials * self.games_per_trial, best))
+

@@ -1,0 +1,26 @@
+"""What a study's games say: ``validation`` (``tune validate``: the top trials and the defaults re-
+played on held-out maps), ``status`` (``tune status``), ``export`` (``tune export``: a
+coefficient set with its provenance) and ``report`` (``tune report``: the HTML page and its
+figures). May import: ``tuning.study``, ``tuning.stats``, ``tuning.storage``, ``tuning.driver``,
+``tuning.errors`` and ``ocean``; never the command line. The names below load on first use.
+"""
+from importlib import import_module
+
+__all__ = ["validate_study", "study_status", "best_trial", "choose_trial", "provenance", "render",
+           "write_report"]
+
+_HOME = {
+    "validate_study": "tuning.results.validation",
+    "study_status": "tuning.results.status",
+    "best_trial": "tuning.results.status",
+    "choose_trial": "tuning.results.export",
+    "provenance": "tuning.results.export",
+    "render": "tuning.results.export",
+    "write_report": "tuning.results.report",
+}
+
+
+def __getattr__(name: str):
+    if name in _HOME:
+        return getattr(import_module(_HOME[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,162 @@
+"""``tune export``: a trial's full coefficient set with its provenance, as TOML (what
+``ocean bot --params`` reads), JSON or a C++ header; for a study of a program, also as the
+program's command line (``args``) or its environment (``env``)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from pathlib import Path
+
+from optuna.trial import TrialState
+
+from ocean.bots import coefficients as registry
+from ocean.bots.external import format_value, render_params_file
+from tuning.errors import TuningError
+from tuning.storage.handle import StudyHandle, package_version
+
+__all__ = ["FORMATS", "choose_trial", "provenance", "render", "git_commit"]
+
+FORMATS = ("toml", "json", "cpp", "args", "env")
+PROGRAM_ONLY = ("args", "env")
+
+
+def git_commit() -> str:
+    """The commit of the code that runs (the package's own checkout), with ``+dirty`` when
+    tracked files differ from it (the commit alone would then not reproduce the bot), or
+    "unknown"."""
+    here = Path(__file__).resolve().parent
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, timeout=5)
+        changed = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=here,
+                                 capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+    commit = out.stdout.strip()
+    if out.returncode != 0 or not commit:
+        return "unknown"
+    return commit + ("+dirty" if changed.returncode == 0 and changed.stdout.strip() else "")
+
+
+def choose_trial(handle: StudyHandle, trial: int | None) -> tuple[int, dict, dict | None]:
+    """(trial number, full params, validation or None): the given trial, else the best
+    validated one. Without validation there is no trustworthy best: the user must validate
+    or name a trial."""
+    validations = {v.trial: v for v in handle.games.validations()}
+    if trial is None:
+        if not validations:
+            raise TuningError(f"study {handle.name!r} has no validated trial yet: run 'tune validate "
+                              f"{handle.name}' first (or export a given trial with --trial N)")
+        best = handle.games.validations()[0]
+        return best.trial, dict(best.params), _validation_dict(best)
+    frozen = {t.number: t for t in handle.trials()}.get(trial)
+    if frozen is None or frozen.state not in (TrialState.COMPLETE, TrialState.PRUNED):
+        raise TuningError(f"study {handle.name!r} has no finished trial {trial}")
+    v = validations.get(trial)
+    return trial, handle.space.full_params(frozen.params), None if v is None else _validation_dict(v)
+
+
+def _validation_dict(v) -> dict:
+    return {"score": v.score, "low": v.low, "high": v.high, "games": v.games, "seeds": v.seeds,
+            "heldout_score": v.heldout_score, "heldout_low": v.heldout_low, "heldout_high": v.heldout_high}
+
+
+def provenance(handle: StudyHandle, trial: int, validation: dict | None) -> dict:
+    """Where a coefficient set comes from (scalars only, as params files keep them)."""
+    frozen = {t.number: t for t in handle.trials()}[trial]
+    spec = handle.spec
+    out = {
+        "study": handle.name,
+        "trial": trial,
+        **({"command": spec.bot.command} if spec.bot is not None else {}),
+        "training_score": round(float(frozen.value), 6) if frozen.value is not None else "none",
+        "training_games_per_opponent": 2 * len(spec.training_seeds()),
+        "panel": [b.name for b in handle.panel],
+        "seed_bank": spec.seed_bank.describe(),
+        "sampler": spec.sampler.kind,
+        "package_version": package_version(),
+        "git_commit": git_commit(),
+        "exported_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+    if validation is not None:
+        out.update({"validated_score": round(validation["score"], 6),
+                    "validated_low": round(validation["low"], 6), "validated_high": round(validation["high"], 6),
+                    "validated_games_per_opponent": validation["games"], "validation_seeds": validation["seeds"]})
+        if validation.get("heldout_score") is not None:
+            out.update({"held_out_panel": [b.name for b in handle.held_out or []],
+                        "held_out_score": round(validation["heldout_score"], 6),
+                        "held_out_low": round(validation["heldout_low"], 6),
+                        "held_out_high": round(validation["heldout_high"], 6)})
+    else:
+        out["validated_score"] = "not validated"
+    return out
+
+
+def render(values: dict, prov: dict, fmt: str, bot=None) -> str:
+    """The coefficient file's text in ``fmt`` (one of ``FORMATS``). ``bot``: the study's bot when
+    it is a program (its parameters are its own, and ``args``/``env`` render its command), or the
+    in-process bot it tunes (whose registry the file follows; default the v1 bot)."""
+    if fmt not in FORMATS:
+        raise TuningError(f"unknown format {fmt!r}; choose one of: {', '.join(FORMATS)}")
+    if bot is not None and bot.is_program:
+        return _program(values, prov, fmt, bot.program)
+    if fmt in PROGRAM_ONLY:
+        raise TuningError(f"--format {fmt} is for a study that tunes a program (a [bot] table); this study "
+                          "tunes the in-process bot: use toml, json or cpp")
+    policy = bot.policy if bot is not None else registry.V1
+    values = registry.validate(values, policy=policy)
+    if fmt == "toml":
+        return registry.params_toml(values, prov, policy)
+    if fmt == "json":
+        coefs = {c.name: int(values[c.name]) if c.integer else values[c.name] for c in registry.registry(policy)}
+        return json.dumps({"bot": policy, "coefficients": coefs, "provenance": prov}, indent=2) + "\n"
+    if fmt == "cpp":
+        return _cpp(values, prov, policy)
+    raise TuningError(f"unknown format {fmt!r}; choose one of: {', '.join(FORMATS)}")
+
+
+def _cpp(values: dict, prov: dict, policy: str) -> str:
+    lines = ["// Ocean of Code bot coefficients, exported by tune export.", f"// bot: {policy}", "//"]
+    lines += [f"// {key}: {value}" for key, value in prov.items()]
+    lines += ["#pragma once", "", "namespace ocean_params {", ""]
+    for c in registry.registry(policy):
+        lines.append(f"// {c.meaning}; {c.describe_range()}")
+        if c.integer:
+            lines.append(f"constexpr int {c.name} = {int(values[c.name])};")
+        else:
+            lines.append(f"constexpr double {c.name} = {float(values[c.name])!r};")
+    lines += ["", "}  // namespace ocean_params", ""]
+    return "\n".join(lines)
+
+
+def _program(values: dict, prov: dict, fmt: str, program) -> str:
+    if fmt == "args":
+        return program.display(values) + "\n"
+    if fmt == "env":
+        if program.env:
+            # {game_seed} and {params_file} are per game: they stay placeholders.
+            return "".join(f"{name}={template.format_map(_KeepSeed(values))}\n" for name, template in program.env)
+        return "".join(f"{name}={format_value(value)}\n" for name, value in values.items())
+    if fmt == "toml":
+        lines = [f"# {prov.get('study')}: the program's parameters, exported by tune export", "", "[provenance]"]
+        lines += [f"{key} = {registry.toml_value(value)}" for key, value in prov.items()]
+        lines += ["", "[parameters]", render_params_file(values, "toml").rstrip("\n")]
+        return "\n".join(lines) + "\n"
+    if fmt == "json":
+        return json.dumps({"parameters": values, "provenance": prov}, indent=2) + "\n"
+    lines = ["// The program's parameters, exported by tune export.", "//"]
+    lines += [f"// {key}: {value}" for key, value in prov.items()]
+    lines += ["#pragma once", "", "namespace ocean_params {", ""]
+    for name, value in values.items():
+        kind = "int" if isinstance(value, int) else "double"
+        lines.append(f"constexpr {kind} {name} = {format_value(value)};")
+    lines += ["", "}  // namespace ocean_params", ""]
+    return "\n".join(lines)
+
+
+class _KeepSeed(dict):
+    def __init__(self, values: dict) -> None:
+        super().__init__({k: format_value(v) for k, v in values.items()})
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"

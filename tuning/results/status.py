@@ -1,0 +1,122 @@
+"""Where a study stands, as one JSON-able dict read from the database."""
+from __future__ import annotations
+
+import math
+
+from optuna.trial import FrozenTrial, TrialState
+
+from tuning.stats.estimates import Estimate, elo_estimate, panel_elo
+from tuning.storage.handle import StudyHandle
+from tuning.storage.trialindex import best_complete_number, running_numbers, trial_counts, user_attr_sum
+from tuning.study.space import REFERENCE_TRIAL
+
+__all__ = ["study_status", "best_trial", "elo_summary"]
+
+_STATES = {"complete": TrialState.COMPLETE, "running": TrialState.RUNNING, "pruned": TrialState.PRUNED,
+           "failed": TrialState.FAIL, "waiting": TrialState.WAITING}
+
+
+def _num(x: float | None) -> float | None:
+    return None if x is None or (isinstance(x, float) and math.isnan(x)) else round(float(x), 6)
+
+
+def elo_summary(per_opponent: dict[str, dict], opponents: list[str]) -> dict:
+    """Stored per-opponent scores ({mean, low, high, n}) as Elo: against each opponent and
+    against ``opponents`` (the training panel: what "best" is judged on), with intervals."""
+    each = {name: Estimate(d["mean"], d["low"], d["high"], d["n"]) for name, d in per_opponent.items()
+            if d.get("mean") is not None and d.get("n")}
+    overall = panel_elo({name: e for name, e in each.items() if name in opponents})
+    return {"elo": _num(overall.mean), "elo_low": _num(overall.low), "elo_high": _num(overall.high),
+            "elo_per_opponent": {name: [_num(x) for x in (e.mean, e.low, e.high)]
+                                 for name, e in ((n, elo_estimate(e)) for n, e in each.items())}}
+
+
+def best_trial(handle: StudyHandle) -> dict | None:
+    """The study's best: the best validated trial if any was validated, else the best training
+    score (flagged ``validated: false`` — a noisy winner until validated)."""
+    validations = handle.games.validations()
+    if validations:
+        v = validations[0]
+        return {"trial": v.trial, "score": _num(v.score), "low": _num(v.low), "high": _num(v.high),
+                "validated": True, "games_per_opponent": v.games, "seeds": v.seeds,
+                "diff_vs_defaults": _num(v.diff), "diff_low": _num(v.diff_low), "diff_high": _num(v.diff_high),
+                "held_out_score": _num(v.heldout_score), "held_out_low": _num(v.heldout_low),
+                "held_out_high": _num(v.heldout_high), "params": v.params,
+                **elo_summary(v.per_opponent, [b.name for b in handle.panel])}
+    t = _best_complete(handle)
+    if t is None:
+        return None
+    return {"trial": t.number, "score": _num(t.value), "low": _num(t.user_attrs.get("score_low")),
+            "high": _num(t.user_attrs.get("score_high")), "validated": False,
+            "games_per_opponent": 2 * len(handle.spec.training_seeds()),
+            "params": handle.space.full_params(t.params),
+            **elo_summary(t.user_attrs.get("per_opponent") or {}, [b.name for b in handle.panel])}
+
+
+def _best_complete(handle: StudyHandle) -> FrozenTrial | None:
+    """The complete trial with the best training score (the lowest number among equals), read
+    as one trial, not by loading them all."""
+    number = best_complete_number(handle.storage.engine, handle.name)
+    return None if number is None else _trial(handle, number)
+
+
+def _trial(handle: StudyHandle, number: int) -> FrozenTrial | None:
+    """Trial ``number`` of the study, read alone; None if there is none."""
+    rdb = handle.storage.optuna
+    try:
+        study_id = rdb.get_study_id_from_name(handle.name)
+        return rdb.get_trial(rdb.get_trial_id_from_study_id_trial_number(study_id, number))
+    except KeyError:
+        return None
+
+
+def study_status(handle: StudyHandle) -> dict:
+    """Trials by state, best with interval, games played, games/s and ETA. Reads counts and
+    sums (Optuna's trial table, our summary tables) and a couple of single trials, never every
+    trial or every game: it stays quick on a study of thousands of trials and millions of games."""
+    engine = handle.storage.engine
+    by_state = trial_counts(engine, handle.name)
+    counts = {key: by_state[state] for key, state in _STATES.items()}
+    finished = counts["complete"] + counts["pruned"] + counts["failed"]
+    games = handle.games
+    train = games.count_games(phase="train")
+    validate = games.count_games(phase="validate")
+    saved = int(user_attr_sum(engine, handle.name, "games_saved", TrialState.PRUNED))
+    rate, last = games.recent_rate()
+    games_per_trial = 2 * len(handle.spec.training_seeds()) * len(handle.panel)
+    eta = None
+    if counts["running"] and rate:
+        # A trial to come costs what finished ones cost on average (pruning makes many cheap).
+        by_trial = games.games_by_trial("train")
+        running = [by_trial.get(n, 0) for n in running_numbers(engine, handle.name)]
+        per_trial = (train - sum(running)) / finished if finished else games_per_trial
+        remaining = (max(0, handle.target_trials - finished - len(running)) * per_trial
+                     + sum(max(0.0, per_trial - g) for g in running))
+        eta = round(remaining / rate, 1)
+    reference = _trial(handle, REFERENCE_TRIAL)
+    if reference is not None and reference.state != TrialState.COMPLETE:
+        reference = None
+    spec = handle.spec
+    return {
+        "study": handle.name,
+        "storage": handle.storage.masked,
+        "target_trials": handle.target_trials,
+        "trials": counts,
+        "finished": finished >= handle.target_trials and not counts["running"],
+        "best": best_trial(handle),
+        "defaults": None if reference is None else {
+            "trial": REFERENCE_TRIAL, "score": _num(reference.value),
+            "low": _num(reference.user_attrs.get("score_low")), "high": _num(reference.user_attrs.get("score_high"))},
+        "games": {"train": train, "validate": validate, "total": train + validate, "saved_by_pruning": saved,
+                  "per_trial": games_per_trial},
+        "games_per_second": _num(rate),
+        "last_batch_at": _num(last),
+        "eta_seconds": eta,
+        "panel": [b.name for b in handle.panel],
+        "held_out_panel": None if handle.held_out is None else [b.name for b in handle.held_out],
+        "program": None if spec.bot is None else spec.bot.command,
+        # per opponent, over every game stored (training and validation): who was disqualified, why
+        "disqualifications": games.disqualifications(),
+        "seed_bank": spec.seed_bank.describe(),
+        "sampler": spec.sampler.kind,
+    }

@@ -1,0 +1,400 @@
+"""Reads and writes of our tables for one study; the only place that commits them.
+
+Writes are idempotent: a game row that exists is left alone (``ON CONFLICT DO NOTHING`` on its
+unique key), so a retried batch, a resumed trial or a second driver never duplicates a game,
+and any call may be repeated after a lost connection (``tuning.storage.retry``).
+"""
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from typing import Iterable, Iterator, Sequence
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from tuning.storage.records import (
+    STATS, SUMMED_STATS, GameRecord, GameSums, StoredRound, StudyLock, TrialLease, ValidationRecord,
+)
+from tuning.storage.database import storage_error
+
+__all__ = ["GameStore"]
+
+_SCORE = {"a": 1.0, "b": 0.0, "draw": 0.5}
+
+
+_GAME_KEY = ("study", "trial", "phase", "opponent", "seed", "side")  # uq_ocean_games_game
+_STAT_COLUMNS = tuple(f"{p}_{stat}" for p in "ab" for stat in STATS)
+_BULK_COLUMNS = (*_GAME_KEY, "winner", "score", "a_lives", "b_lives", "turns", "end_reason", "duration_ms",
+                 "created_at", "a_error", "b_error", *_STAT_COLUMNS)
+
+
+_SUMS_KEY = ("study", "trial", "phase", "opponent")  # ocean_game_sums' primary key
+# What the insert returns of each row it really stored, for the summary tables.
+_RETURNED = ("id", "trial", "phase", "opponent", "score", "a_error", "b_error", "created_at", *SUMMED_STATS)
+
+
+def _clip(text: str | None) -> str | None:
+    return None if text is None else text[:400]
+
+
+class GameStore:
+    """Games, leases and validations of the study ``study`` in ``engine``'s database."""
+
+    def __init__(self, engine: Engine, study: str) -> None:
+        self.engine = engine
+        self.study = study
+        self._sessions = sessionmaker(engine, expire_on_commit=False)
+        self._insert = postgresql.insert if engine.dialect.name == "postgresql" else sqlite.insert
+        self._bulk: sa.TextClause | None = None  # PostgreSQL's bulk insert, built once
+
+    @contextmanager
+    def _session(self) -> Iterator[Session]:
+        session = self._sessions()
+        try:
+            yield session
+            session.commit()
+        except sa.exc.SQLAlchemyError as exc:
+            session.rollback()
+            raise storage_error(exc, self.engine.url.render_as_string(hide_password=False),
+                                "database error on") from exc
+        finally:
+            session.close()
+
+    # --- games ------------------------------------------------------------------------------
+
+    def add_games(self, *, trial: int, phase: str, opponent: str, rows: Sequence[dict],
+                  seconds: float) -> None:
+        """Store a finished batch (``PairResults.rows()`` dicts); games already stored stay as
+        they are."""
+        self.add_batches([(trial, phase, opponent, rows, seconds)])
+
+    def add_batches(self, batches: Sequence[tuple[int, str, str, Sequence[dict], float]]) -> int:
+        """Store finished batches, each (trial, phase, opponent, rows, seconds), in one
+        transaction; games already stored stay as they are. Returns the rows given.
+
+        The games go in with one statement (PostgreSQL: ``INSERT ... SELECT FROM unnest(column
+        arrays) ON CONFLICT DO NOTHING``, a fixed statement whatever the number of rows, one
+        round trip; SQLite: an ``executemany``) that returns the rows it really inserted; the
+        same transaction adds those, and only those, to the summary tables (a retried batch
+        adds nothing twice)."""
+        columns = self._columns(batches)
+        n = len(columns["seed"])
+        if not n:
+            return 0
+        with self._session() as session:
+            if self.engine.dialect.name == "postgresql":
+                inserted = session.execute(self._bulk_statement(), columns).all()
+            else:
+                stmt = (self._insert(GameRecord).on_conflict_do_nothing(index_elements=list(_GAME_KEY))
+                        .returning(*(GameRecord.__table__.c[c] for c in _RETURNED)))
+                inserted = session.execute(stmt, [{k: v[i] for k, v in columns.items()} for i in range(n)]).all()
+            self._add_to_sums(session, inserted)
+        return n
+
+    def _add_to_sums(self, session: Session, inserted: Sequence[sa.Row]) -> None:
+        """Add the games just inserted (rows of ``_RETURNED``) to ``ocean_game_sums`` and log the
+        round in ``ocean_stored_rounds``, keys in order (concurrent writers lock them in the same
+        order, so they never deadlock)."""
+        if not inserted:
+            return
+        sums: dict[tuple, dict] = {}
+        rounds: dict[str, list] = {}
+        for row in sorted(inserted, key=lambda r: r.id):
+            key = (row.trial, row.phase, row.opponent)
+            total = sums.get(key)
+            if total is None:
+                total = sums[key] = {"study": self.study, "trial": row.trial, "phase": row.phase,
+                                     "opponent": row.opponent, "games": 0, "score": 0.0, "a_errors": 0, "b_errors": 0,
+                                     "first_a_error": None, "first_b_error": None, **dict.fromkeys(SUMMED_STATS, 0)}
+            total["games"] += 1
+            total["score"] += row.score
+            for side in "ab":
+                error = getattr(row, f"{side}_error")
+                if error is not None:
+                    total[f"{side}_errors"] += 1
+                    if total[f"first_{side}_error"] is None:
+                        total[f"first_{side}_error"] = error
+            for stat in SUMMED_STATS:
+                total[stat] += getattr(row, stat)
+            last = rounds.setdefault(row.phase, [0.0, 0])
+            last[0] = max(last[0], row.created_at)
+            last[1] += 1
+        values = [sums[key] for key in sorted(sums)]
+        insert = self._insert(GameSums).values(values)
+        added = {c: getattr(GameSums, c) + getattr(insert.excluded, c)
+                 for c in ("games", "score", "a_errors", "b_errors", *SUMMED_STATS)}
+        kept = {c: sa.func.coalesce(getattr(GameSums, c), getattr(insert.excluded, c))
+                for c in ("first_a_error", "first_b_error")}
+        session.execute(insert.on_conflict_do_update(index_elements=list(_SUMS_KEY), set_={**added, **kept}))
+        session.execute(sa.insert(StoredRound), [{"study": self.study, "phase": phase, "created_at": at_, "games": k}
+                                                 for phase, (at_, k) in sorted(rounds.items())])
+
+    def _columns(self, batches) -> dict[str, list]:
+        """The rows of ``batches`` as one list per column of ``ocean_games``."""
+        now = time.time()
+        cols: dict[str, list] = {name: [] for name in _BULK_COLUMNS}
+        for trial, phase, opponent, rows, seconds in batches:
+            k = len(rows)
+            if not k:
+                continue
+            for name, value in (("study", self.study), ("trial", trial), ("phase", phase),
+                                ("opponent", opponent), ("duration_ms", 1000.0 * seconds / k), ("created_at", now)):
+                cols[name].extend([value] * k)
+            cols["seed"].extend(r["seed"] for r in rows)
+            cols["side"].extend(r["a_side"] for r in rows)
+            cols["winner"].extend(r["winner"] for r in rows)
+            cols["score"].extend(_SCORE[r["winner"]] for r in rows)
+            cols["a_lives"].extend(r["a_lives"] for r in rows)
+            cols["b_lives"].extend(r["b_lives"] for r in rows)
+            cols["turns"].extend(r["turns"] for r in rows)
+            cols["end_reason"].extend(r["end"] for r in rows)
+            cols["a_error"].extend(_clip(r.get("a_error")) for r in rows)
+            cols["b_error"].extend(_clip(r.get("b_error")) for r in rows)
+            for stat in _STAT_COLUMNS:
+                cols[stat].extend(r[stat] for r in rows)
+        return cols
+
+    def _bulk_statement(self) -> sa.TextClause:
+        if self._bulk is None:
+            dialect = self.engine.dialect
+            table = GameRecord.__table__
+            arrays = ", ".join(f"CAST(:{name} AS {table.c[name].type.compile(dialect)}[])" for name in _BULK_COLUMNS)
+            self._bulk = sa.text(
+                f"INSERT INTO {table.name} ({', '.join(_BULK_COLUMNS)}) SELECT * FROM unnest({arrays}) "
+                f"ON CONFLICT ({', '.join(_GAME_KEY)}) DO NOTHING RETURNING {', '.join(_RETURNED)}")
+        return self._bulk
+
+    def pair_scores(self, trial: int, phase: str) -> dict[tuple[str, int], float]:
+        """(opponent, seed) -> pair score, for the pairs whose two games are both stored."""
+        g = GameRecord
+        stmt = (sa.select(g.opponent, g.seed, sa.func.sum(g.score))
+                .where(g.study == self.study, g.trial == trial, g.phase == phase)
+                .group_by(g.opponent, g.seed)
+                .having(sa.func.count() == 2))
+        with self._session() as session:
+            return {(opp, seed): total / 2.0 for opp, seed, total in session.execute(stmt)}
+
+    def games(self, *, trial: int | None = None, phase: str | None = None) -> list[GameRecord]:
+        """Stored game rows (for reports and tests), oldest first."""
+        stmt = sa.select(GameRecord).where(GameRecord.study == self.study).order_by(GameRecord.id)
+        if trial is not None:
+            stmt = stmt.where(GameRecord.trial == trial)
+        if phase is not None:
+            stmt = stmt.where(GameRecord.phase == phase)
+        with self._session() as session:
+            return list(session.scalars(stmt))
+
+    def count_games(self, *, phase: str | None = None) -> int:
+        """Games stored for the study (in ``phase``), from the summary table."""
+        stmt = sa.select(sa.func.sum(GameSums.games)).where(GameSums.study == self.study)
+        if phase is not None:
+            stmt = stmt.where(GameSums.phase == phase)
+        with self._session() as session:
+            return int(session.scalar(stmt) or 0)
+
+    def games_by_trial(self, phase: str) -> dict[int, int]:
+        """Trial number -> games stored in ``phase``."""
+        s = GameSums
+        stmt = sa.select(s.trial, sa.func.sum(s.games)).where(s.study == self.study, s.phase == phase).group_by(s.trial)
+        with self._session() as session:
+            return {int(t): int(n) for t, n in session.execute(stmt)}
+
+    def trial_sums(self, phase: str) -> dict[int, dict[str, float]]:
+        """Trial number -> games and the sums of turns and of the study bot's surfaces, mine
+        damage taken, torpedoes and torpedo hits over its games in ``phase`` (one query over
+        the summary table)."""
+        s = GameSums
+        stmt = (sa.select(s.trial, sa.func.sum(s.games), *(sa.func.sum(getattr(s, c)) for c in SUMMED_STATS))
+                .where(s.study == self.study, s.phase == phase).group_by(s.trial))
+        with self._session() as session:
+            return {int(row[0]): {"games": int(row[1]), **{c: float(v or 0) for c, v in zip(SUMMED_STATS, row[2:])}}
+                    for row in session.execute(stmt)}
+
+    def recent_seconds_per_pair(self, phase: str, games: int = 1000) -> float | None:
+        """Compute seconds per map (two games) over the last ``games`` games stored in ``phase``
+        (their batches' time per game); None before the first."""
+        g = GameRecord
+        recent = (sa.select(g.duration_ms).where(g.study == self.study, g.phase == phase)
+                  .order_by(g.id.desc()).limit(games).subquery())
+        with self._session() as session:
+            ms = session.scalar(sa.select(sa.func.avg(recent.c.duration_ms)))
+        return None if ms is None else 2 * float(ms) / 1000
+
+    def batch_times(self, phase: str) -> list[tuple[float, int]]:
+        """(storage time, games) of every stored round of ``phase`` (the batches stored by one
+        statement share a time), oldest first."""
+        r = StoredRound
+        stmt = (sa.select(r.created_at, sa.func.sum(r.games)).where(r.study == self.study, r.phase == phase)
+                .group_by(r.created_at).order_by(r.created_at))
+        with self._session() as session:
+            return [(float(t), int(n)) for t, n in session.execute(stmt)]
+
+    def recent_rate(self, window: float = 300.0) -> tuple[float | None, float | None]:
+        """(games per second over the last ``window`` seconds of activity, time of the last
+        stored batch); (None, None) before the first batch.
+
+        The rate counts the games of every batch stored in the window after its first one, over
+        the time since that first one: a study paused for a day does not dilute it."""
+        r = StoredRound
+        with self._session() as session:
+            last = session.scalar(sa.select(sa.func.max(r.created_at)).where(r.study == self.study))
+            if last is None:
+                return None, None
+            times = list(session.execute(
+                sa.select(r.created_at, sa.func.sum(r.games))
+                .where(r.study == self.study, r.created_at >= last - window)
+                .group_by(r.created_at).order_by(r.created_at)))
+        if len(times) < 2:
+            return None, float(last)
+        span = times[-1][0] - times[0][0]
+        games = sum(n for _, n in times[1:])
+        return (games / span if span > 0 else None), float(last)
+
+    # --- leases: which driver owns a running trial --------------------------------------------
+
+    def claim(self, trial: int, owner: str, ttl: float) -> bool:
+        """Take the lease of a trial if it is free or expired; True if ``owner`` now holds it."""
+        now = time.time()
+        return self._take(TrialLease, {"trial": trial}, owner, ttl, heartbeat_at=now) == owner
+
+    def _take(self, model, key: dict, owner: str, ttl: float, **values) -> str | None:
+        """The one way a driver takes a row it must hold alone (a trial's lease, a study lock):
+        update it if it expired or is ``owner``'s already, else insert it unless another driver
+        just did; returns the holder afterwards. Atomic on SQLite and PostgreSQL alike."""
+        now = time.time()
+        where = [model.study == self.study, *(getattr(model, k) == v for k, v in key.items())]
+        with self._session() as session:
+            taken = session.execute(sa.update(model)
+                                    .where(*where, sa.or_(model.expires_at < now, model.owner == owner))
+                                    .values(owner=owner, expires_at=now + ttl, **values))
+            if taken.rowcount == 0:
+                session.execute(self._insert(model).values(
+                    study=self.study, **key, owner=owner, expires_at=now + ttl, **values,
+                ).on_conflict_do_nothing(index_elements=["study", *key]))
+            return session.scalar(sa.select(model.owner).where(*where))
+
+    def renew(self, owner: str, trials: Iterable[int], ttl: float) -> set[int]:
+        """Heartbeat: extend the leases ``owner`` holds on ``trials``; returns the trials it
+        still holds (one whose lease ran out and was adopted by another driver is not)."""
+        trials = list(trials)
+        if not trials:
+            return set()
+        now = time.time()
+        lease = TrialLease
+        with self._session() as session:
+            session.execute(sa.update(lease)
+                            .where(lease.study == self.study, lease.owner == owner, lease.trial.in_(trials))
+                            .values(heartbeat_at=now, expires_at=now + ttl))
+            held = session.scalars(sa.select(lease.trial).where(
+                lease.study == self.study, lease.owner == owner, lease.trial.in_(trials)))
+            return {int(t) for t in held}
+
+    def release(self, trial: int, owner: str) -> None:
+        """Drop a lease once its trial is told (finished, pruned or failed)."""
+        lease = TrialLease
+        with self._session() as session:
+            session.execute(sa.delete(lease).where(lease.study == self.study, lease.trial == trial,
+                                                   lease.owner == owner))
+
+    def leases(self, trials: Iterable[int]) -> dict[int, tuple[str, float]]:
+        """Trial number -> (owner, expires_at) for the given trials that have a lease."""
+        trials = sorted(set(trials))
+        if not trials:
+            return {}
+        lease = TrialLease
+        with self._session() as session:
+            rows = session.execute(sa.select(lease.trial, lease.owner, lease.expires_at).where(
+                lease.study == self.study, lease.trial.in_(trials)))
+            return {int(t): (owner, float(expires)) for t, owner, expires in rows}
+
+    def drop_leases(self, trials: Iterable[int]) -> int:
+        """Remove whatever leases remain on ``trials`` (finished ones: a driver that died between
+        telling a trial and releasing it leaves such a row behind); returns how many."""
+        trials = sorted(set(trials))
+        if not trials:
+            return 0
+        lease = TrialLease
+        with self._session() as session:
+            return session.execute(sa.delete(lease).where(lease.study == self.study,
+                                                          lease.trial.in_(trials))).rowcount
+
+    # --- study locks: short critical sections between drivers (``tuning.storage.locks.hold``) ---------
+
+    def try_lock(self, name: str, owner: str, ttl: float) -> str | None:
+        """Take the lock ``name`` if it is free, expired or already ``owner``'s; returns the
+        holder afterwards (``owner`` on success)."""
+        return self._take(StudyLock, {"name": name}, owner, ttl)
+
+    def unlock(self, name: str, owner: str) -> None:
+        """Release the lock ``name`` if ``owner`` holds it."""
+        lock = StudyLock
+        with self._session() as session:
+            session.execute(sa.delete(lock).where(lock.study == self.study, lock.name == name,
+                                                  lock.owner == owner))
+
+    def break_lock(self, name: str, holder: str) -> None:
+        """Free the lock ``name`` held by ``holder``, a driver known to be dead."""
+        self.unlock(name, holder)
+
+    def bot_errors(self, trial: int, phase: str) -> tuple[int, int, str | None]:
+        """(games stored, games the study's bot was disqualified in, the first reason) of a trial."""
+        g = GameRecord
+        where = (g.study == self.study, g.trial == trial, g.phase == phase)
+        with self._session() as session:
+            games, errors = session.execute(sa.select(sa.func.count(), sa.func.count(g.a_error)).where(*where)).one()
+            first = session.execute(sa.select(g.seed, g.opponent, g.a_error).where(*where, g.a_error.is_not(None))
+                                    .order_by(g.id).limit(1)).first()
+        text = None if first is None else f"seed {first[0]} against {first[1]}: {first[2]}"
+        return games, errors, text
+
+    def disqualifications(self, phase: str | None = None) -> dict[str, dict]:
+        """Per opponent: games, how many the study's bot and the opponent were disqualified in,
+        and the first reason of each (of the earliest trial that has one), from the summary
+        table."""
+        s = GameSums
+        stmt = (sa.select(s.opponent, s.games, s.a_errors, s.b_errors, s.first_a_error, s.first_b_error)
+                .where(s.study == self.study, *([s.phase == phase] if phase is not None else []))
+                .order_by(s.opponent, s.phase, s.trial))  # 'train' before 'validate'
+        out: dict[str, dict] = {}
+        with self._session() as session:
+            for opponent, games, a, b, first_a, first_b in session.execute(stmt):
+                d = out.setdefault(opponent, {"games": 0, "bot": 0, "opponent": 0, "first_bot_error": None,
+                                              "first_opponent_error": None})
+                d["games"] += int(games)
+                d["bot"] += int(a)
+                d["opponent"] += int(b)
+                d["first_bot_error"] = d["first_bot_error"] or first_a
+                d["first_opponent_error"] = d["first_opponent_error"] or first_b
+        return out
+
+    def delete_study_rows(self) -> None:
+        """Remove the study's games, leases and validations (Optuna's rows are Optuna's)."""
+        with self._session() as session:
+            for model in (GameRecord, GameSums, StoredRound, TrialLease, StudyLock, ValidationRecord):
+                session.execute(sa.delete(model).where(model.study == self.study))
+
+    # --- validations ----------------------------------------------------------------------------
+
+    def save_validation(self, **fields) -> None:
+        """Insert or replace a trial's validation result."""
+        with self._session() as session:
+            session.merge(ValidationRecord(study=self.study, updated_at=time.time(), **fields))
+
+    def validations(self) -> list[ValidationRecord]:
+        """The validated trials of the study's latest validation settings, best first (score,
+        then lower bound). Settings are the games per opponent and the held-out seed range: a
+        score on 200 games and one on 1,000, or on other maps, are not compared, so a
+        ``tune validate`` with other ``--games`` sets aside (keeps, but does not rank) the
+        results of earlier settings. Results of a smaller ``--top`` on the same settings do rank."""
+        v = ValidationRecord
+        with self._session() as session:
+            latest = session.execute(sa.select(v.games, v.seeds).where(v.study == self.study)
+                                     .order_by(v.updated_at.desc(), v.trial).limit(1)).first()
+            if latest is None:
+                return []
+            stmt = (sa.select(v).where(v.study == self.study, v.games == latest.games, v.seeds == latest.seeds)
+                    .order_by(v.score.desc(), v.low.desc(), v.trial))
+            return list(session.scalars(stmt))

@@ -1,0 +1,492 @@
+"""Study files: the TOML a user writes, validated strictly into a ``StudySpec``.
+
+Every mistake becomes one ``SpecError`` line naming the key and what is allowed there; no
+study file is half-accepted. The checks that need the coefficient registry (names, bounds,
+log scales) live here too, so a study that loads can always be built.
+"""
+from __future__ import annotations
+
+import importlib.util
+import math
+import os
+import re
+import tomllib
+import typing
+from pathlib import Path
+from typing import Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
+
+from ocean.bots import coefficients as registry
+from ocean.bots.external import RESERVED, ProgramSpec, absolute_cwd
+from ocean.bots.registry import STUDY_POLICIES
+from tuning.errors import SpecError
+
+__all__ = ["SeedRange", "SamplerSpec", "SearchRange", "PruningSpec", "ValidationSpec", "ProgramBot", "StudySpec",
+           "load_spec", "parse_spec"]
+
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+_ENV_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def _coefs(policy: str) -> dict:
+    return {c.name: c for c in registry.registry(policy)}
+
+
+class _Strict(BaseModel):
+    # strict: a string is never silently read as a number, nor a number as a bool.
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+def _check_games(key: str, games: int, seeds_key: str, seeds: "SeedRange") -> None:
+    if games % 2:
+        raise ValueError(f"{key} = {games} must be even: each map is played twice, sides swapped")
+    if games > 2 * seeds.count:
+        raise ValueError(f"{key} = {games} needs {games // 2} maps but {seeds_key} has {seeds.count}")
+
+
+class SeedRange(_Strict):
+    """Map seeds ``start .. start+count-1`` (each played twice, sides swapped)."""
+
+    start: int
+    count: int = Field(ge=1)
+
+    @model_validator(mode="after")
+    def _fits_int64(self) -> SeedRange:
+        if self.start < INT64_MIN or self.start + self.count - 1 > INT64_MAX:
+            raise ValueError("seeds must be signed 64-bit integers (start + count - 1 <= 2**63 - 1)")
+        return self
+
+    def seeds(self, pairs: int | None = None) -> list[int]:
+        """The first ``pairs`` seeds of the range (all of them by default)."""
+        return list(range(self.start, self.start + (self.count if pairs is None else pairs)))
+
+    def overlaps(self, other: SeedRange) -> bool:
+        return self.start < other.start + other.count and other.start < self.start + self.count
+
+    def describe(self) -> str:
+        return f"{self.start}..{self.start + self.count - 1}"
+
+
+class SamplerSpec(_Strict):
+    """Which Optuna sampler proposes coefficients, and its seed."""
+
+    kind: Literal["tpe", "cmaes", "gp", "random", "spsa"] = "tpe"
+    seed: int | None = None
+    startup_trials: int = Field(10, ge=0)  # random trials before the model takes over (tpe, gp, cmaes)
+    # SPSA only, in shares of each coefficient's range: how far a trial pair steps to each side
+    # (Spall's c) and the step size of the update (Spall's a).
+    perturbation: float | None = Field(None, gt=0.0, le=0.5)
+    step: float | None = Field(None, gt=0.0, le=5.0)
+
+    @model_validator(mode="after")
+    def _spsa_settings(self):
+        for key in ("perturbation", "step"):
+            if getattr(self, key) is not None and self.kind != "spsa":
+                raise ValueError(f"{key} is a setting of kind = \"spsa\" only (this sampler is {self.kind!r})")
+        return self
+
+
+class SearchRange(_Strict):
+    """One tuned coefficient: bounds default to the registry's, optionally on a log scale. A
+    program's parameter (no registry) gives its bounds, and may say ``integer`` and the
+    ``default`` its program uses (the reference trial; the middle of the range if absent)."""
+
+    low: float | None = None
+    high: float | None = None
+    log: bool = False
+    integer: bool = False
+    default: float | None = None
+
+    def reference(self) -> float:
+        """A program parameter's reference value: its default, else the middle of its range."""
+        if self.default is not None:
+            return self.default
+        mid = math.sqrt(self.low * self.high) if self.log else (self.low + self.high) / 2
+        return float(round(mid)) if self.integer else mid
+
+
+class ProgramBot(_Strict):
+    """The ``[bot]`` table: the study tunes this external program instead of the in-process bot."""
+
+    command: str
+    cwd: str | None = None  # relative paths start at the study file's folder (its default)
+    env: dict[str, str] = Field(default_factory=dict)
+    params_file: Literal["toml", "json"] | None = None
+
+    @model_validator(mode="after")
+    def _runnable(self) -> ProgramBot:
+        self.program()  # a ValueError here is the one-line error
+        return self
+
+    def program(self) -> ProgramSpec:
+        return ProgramSpec(self.command, cwd=self.cwd, env=tuple(self.env.items()), params_file=self.params_file)
+
+
+class PruningSpec(_Strict):
+    """Sequential test against the incumbent after each batch (see ``tuning.stats.pruning``)."""
+
+    enabled: bool = True
+    alpha: float = Field(0.05, gt=0.0, lt=0.5)  # one-sided error rate, spread over the looks
+    min_pairs: int = Field(20, ge=2)  # never judge a trial on fewer shared pairs than this
+    margin: float = Field(0.0, ge=0.0, lt=1.0)  # prune only if worse by more than this (score units)
+    # Compare with the incumbent's score less its expected selection bias (tuning.stats.pruning.incumbent_bias)
+    shrink_incumbent: bool = False
+
+
+class ValidationSpec(_Strict):
+    """Held-out seeds on which ``tune validate`` re-plays the top trials and the defaults."""
+
+    seeds: SeedRange = Field(default_factory=lambda: SeedRange(start=1_000_000_000, count=1000))
+    games: int = Field(400, ge=2)  # per opponent, both sides of games/2 maps
+    top_k: int = Field(3, ge=1)
+    # Opponents held out of training (a panel name or bot names), validated beside the training
+    # panel; default: the training panel only.
+    panel: Union[str, list[str], None] = None
+
+    @field_validator("panel", mode="before")
+    @classmethod
+    def _panel(cls, value: Any) -> Any:
+        return value if value is None else _check_panel(value)
+
+
+class StudySpec(_Strict):
+    """A whole study: what to tune, against whom, on which maps, and how to judge it."""
+
+    name: str
+    storage: str | None = None  # SQLAlchemy URL; ${VAR} is read from the environment
+    ray_address: str | None = None  # Ray cluster to join; ${VAR} is read from the environment
+    bot: ProgramBot | None = None  # an external program to tune; None: the in-process tunable bot
+    # Which in-process tunable bot (ignored with a [bot] table). A stored study without it tunes
+    # the v1 bot, as it always did.
+    policy: str = "tunable"  # one of the bot registry's STUDY_POLICIES
+    timeout_scale: float = Field(1.0, gt=0.0, le=100.0)  # CodinGame's time limits x this, for programs
+    n_trials: int = Field(ge=1)
+    trials_in_flight: int = Field(2, ge=1)
+    sampler: SamplerSpec = Field(default_factory=SamplerSpec)
+    search: dict[str, Union[SearchRange, int, float]]
+    panel: Union[str, list[str]]
+    seed_bank: SeedRange
+    games_per_opponent: int | None = Field(None, ge=2)  # default: both sides of every seed in the bank
+    # Maps per Ray task (each map = 2 games), or "auto": as many as take a worker about a second.
+    batch_pairs: Union[int, str] = 10
+    pruning: PruningSpec = Field(default_factory=PruningSpec)
+    validation: ValidationSpec = Field(default_factory=ValidationSpec)
+
+    @field_validator("batch_pairs", mode="before")
+    @classmethod
+    def _batch_pairs(cls, value: Any) -> int | str:
+        if value == "auto" or (isinstance(value, int) and not isinstance(value, bool) and value >= 1):
+            return value
+        raise ValueError('use a whole number of maps per batch (1 or more), or "auto" (a batch of about '
+                         'a second of a worker\'s time, from the measured game speed)')
+
+    @field_validator("policy")
+    @classmethod
+    def _policy(cls, value: str) -> str:
+        if value not in STUDY_POLICIES:
+            raise ValueError(f"input should be {', '.join(map(repr, STUDY_POLICIES[:-1]))} or {STUDY_POLICIES[-1]!r}")
+        return value
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        if not _NAME.match(value):
+            raise ValueError("use 1-64 letters, digits, '_', '-' or '.', starting with a letter or digit")
+        return value
+
+    @field_validator("storage", "ray_address")
+    @classmethod
+    def _expand_env(cls, value: str | None) -> str | None:
+        return None if value is None else expand_env(value)
+
+    @field_validator("panel", mode="before")
+    @classmethod
+    def _panel(cls, value: Any) -> Any:
+        return _check_panel(value)
+
+    @field_validator("search", mode="before")
+    @classmethod
+    def _search_entries(cls, value: Any, info: ValidationInfo) -> Any:
+        # Checked by hand before pydantic's union, whose errors name its internal branches.
+        if not isinstance(value, dict):
+            return value
+        program = info.data.get("bot") is not None
+        policy = info.data.get("policy", registry.V1)
+        known = _coefs(policy)
+        for name, entry in value.items():
+            if program:
+                _check_program_entry(name, entry)
+                continue
+            if name not in known:
+                raise ValueError(f"unknown coefficient {name!r}; known: {', '.join(known)} (the coefficients of "
+                                 f"policy {policy}; a study with a [bot] table tunes a program's own parameters)")
+            if isinstance(entry, bool) or not isinstance(entry, (dict, int, float)):
+                raise ValueError(f"{name} = {entry!r}: give a number (a fixed value) or a table "
+                                 "{low = .., high = .., log = ..} (a tuned range; {} keeps the registry's)")
+            for key, unset in (("integer", False), ("default", None)):
+                if isinstance(entry, dict) and entry.get(key, unset) is not unset:
+                    raise ValueError(f"{name}.{key}: the in-process bot's coefficients take {key} from the "
+                                     "registry; only a program's parameters ([bot] table) declare it")
+        return value
+
+    @model_validator(mode="after")
+    def _coherent(self) -> StudySpec:
+        tuned = 0
+        for name, entry in self.search.items():
+            if isinstance(entry, SearchRange):
+                if self.bot is not None:
+                    _check_program_range(name, entry)
+                else:
+                    _check_range(name, entry, self.policy)
+                tuned += 1
+            elif self.bot is None:
+                _check_fixed(name, entry, self.policy)
+        if tuned == 0:
+            raise ValueError("search: nothing to tune; give at least one "
+                             + ("parameter a range, e.g. aggression = { low = 0.0, high = 1.0 }" if self.bot
+                                else "coefficient a range, e.g. silence_cost = {}"))
+        if self.bot is not None:
+            _check_program_reach(self.bot.program(), self.search)
+        if self.games_per_opponent is not None:
+            _check_games("games_per_opponent", self.games_per_opponent, "seed_bank", self.seed_bank)
+        _check_games("validation.games", self.validation.games, "validation.seeds", self.validation.seeds)
+        if self.validation.seeds.overlaps(self.seed_bank):
+            raise ValueError(f"validation.seeds ({self.validation.seeds.describe()}) overlap seed_bank "
+                             f"({self.seed_bank.describe()}); held-out seeds must be unseen in training")
+        if self.sampler.kind == "gp" and importlib.util.find_spec("torch") is None:
+            raise ValueError("sampler.kind = 'gp' needs PyTorch: pip install 'ocean-tuning-lab[gp]' "
+                             "(or choose tpe, cmaes or random)")
+        return self
+
+    @property
+    def pairs_per_opponent(self) -> int:
+        """Maps played against each opponent in every trial."""
+        games = self.games_per_opponent if self.games_per_opponent is not None else 2 * self.seed_bank.count
+        return games // 2
+
+    def training_seeds(self) -> list[int]:
+        """The seeds every trial plays (the same for all trials: common random numbers)."""
+        return self.seed_bank.seeds(self.pairs_per_opponent)
+
+    def with_overrides(self, *, n_trials: int | None = None, games: int | None = None) -> StudySpec:
+        """The spec with ``--trials``/``--games`` applied (validated again)."""
+        data = self.model_dump()
+        if n_trials is not None:
+            data["n_trials"] = n_trials
+        if games is not None:
+            data["games_per_opponent"] = games
+        return parse_spec(data, source="options")
+
+    def stored(self) -> dict:
+        """The spec as stored with the study: without storage and Ray address, which belong to a
+        run (and may hold passwords)."""
+        return self.model_dump(mode="json", exclude={"storage", "ray_address"})
+
+
+def _check_panel(value: Any) -> Any:
+    if not isinstance(value, (str, list)) or (isinstance(value, list)
+                                             and not all(isinstance(v, str) for v in value)):
+        raise ValueError(f"give a panel name or a list of bot names, e.g. panel = [\"random\", \"chaser\"] (got {value!r})")
+    if isinstance(value, list):
+        if not value:
+            raise ValueError("list at least one opponent")
+        if len(set(value)) != len(value):
+            raise ValueError("an opponent is listed twice")
+    elif not value:
+        raise ValueError("name a panel or list the opponents")
+    return value
+
+
+def _check_program_entry(name: str, entry: Any) -> None:
+    if not name.isidentifier():
+        raise ValueError(f"parameter name {name!r} must be a plain name (letters, digits, _), as in {{{name}}}")
+    if name in RESERVED:
+        raise ValueError(f"{name!r} is filled in by the lab ({{{name}}}); give your parameter another name")
+    if isinstance(entry, bool) or not isinstance(entry, (dict, int, float)):
+        raise ValueError(f"{name} = {entry!r}: give a number (a fixed value) or a table "
+                         "{low = .., high = .., integer = .., log = .., default = ..} (a tuned range)")
+    if isinstance(entry, dict):
+        for key in ("low", "high"):
+            if key not in entry:
+                raise ValueError(f"{name}: a program's parameter needs explicit bounds, e.g. "
+                                 f"{name} = {{ low = 0.0, high = 1.0 }} (missing {key})")
+
+
+def _check_program_range(name: str, entry: SearchRange) -> None:
+    where = f"search.{name}"
+    low, high = entry.low, entry.high
+    for label, value in (("low", low), ("high", high)) + ((("default", entry.default),) if entry.default is not None
+                                                           else ()):
+        if not math.isfinite(value):
+            raise ValueError(f"{where}.{label} must be a finite number")
+        if entry.integer and not float(value).is_integer():
+            raise ValueError(f"{where}.{label} = {value!r} must be whole: {name} is an integer")
+    _check_order(name, low, high, entry.log)
+    if entry.default is not None and not low <= entry.default <= high:
+        raise ValueError(f"{where}.default = {_fmt(entry.default)} is outside [{_fmt(low)}, {_fmt(high)}]")
+
+
+def _check_program_reach(program: ProgramSpec, search: dict) -> None:
+    """Every placeholder is declared, and every declared parameter reaches the program."""
+    used = program.parameter_names()
+    for name in sorted(used - set(search)):
+        raise ValueError(f"bot: {{{name}}} has no value; declare it in [search], e.g. "
+                         f"{name} = {{ low = 0.0, high = 1.0 }}, or give it a fixed value, e.g. {name} = 3")
+    if not program.reads_all():
+        for name in sorted(set(search) - used):
+            raise ValueError(f"search.{name} never reaches the program: use {{{name}}} in bot.command or bot.env, "
+                             f"or set bot.params_file = \"toml\" (or \"json\")")
+
+
+def _fmt(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def _check_range(name: str, entry: SearchRange, policy: str) -> None:
+    c = _coefs(policy)[name]
+    low = c.low if entry.low is None else entry.low
+    high = c.high if entry.high is None else entry.high
+    where = f"search.{name}"
+    for label, value in (("low", low), ("high", high)):
+        if not math.isfinite(value) or value < c.low or value > c.high:
+            raise ValueError(f"{where}.{label} = {_fmt(value)} is outside the coefficient's range; "
+                             f"expected {c.describe_range()}")
+        if c.integer and not float(value).is_integer():
+            raise ValueError(f"{where}.{label} = {value!r} must be whole: {name} is an integer")
+    _check_order(name, low, high, entry.log)
+    # Trial 0 plays the bot's defaults, the reference every trial is compared with.
+    if not low <= c.default <= high:
+        raise ValueError(f"{where}: the range [{_fmt(low)}, {_fmt(high)}] must hold {policy}'s default "
+                         f"{_fmt(c.default)} (trial 0 plays the defaults); widen it")
+
+
+def _check_order(name: str, low: float, high: float, log: bool) -> None:
+    """A range's bounds in order, and positive on a log scale."""
+    if low >= high:
+        raise ValueError(f"search.{name}: low ({_fmt(low)}) must be below high ({_fmt(high)}); "
+                         f"to fix the value write {name} = {_fmt(low)}")
+    if log and low <= 0:
+        raise ValueError(f"search.{name}: a log scale needs low > 0 (got {_fmt(low)}); set low, e.g. low = 0.01")
+
+
+def _check_fixed(name: str, value: float, policy: str) -> None:
+    try:
+        registry.validate({name: value}, partial=True, policy=policy)
+    except registry.ParamsError as exc:
+        raise ValueError(f"search.{exc}") from None
+
+
+def expand_env(value: str) -> str:
+    """Replace each ``${VAR}`` by the environment's value; a missing variable is an error."""
+
+    def one(match: re.Match) -> str:
+        var = match.group(1)
+        if var not in os.environ:
+            raise ValueError(f"environment variable {var} is not set (the study file reads it as ${{{var}}})")
+        return os.environ[var]
+
+    return _ENV_VAR.sub(one, value)
+
+
+def parse_spec(data: Any, *, source: str = "study", base: str | Path | None = None) -> StudySpec:
+    """Validate a parsed study (a dict); raises ``SpecError`` with one line. ``base``: the study
+    file's folder, against which ``bot.cwd`` is made absolute (it is the default ``cwd``)."""
+    if not isinstance(data, dict):
+        raise SpecError(f"{source}: a study is a TOML table of keys")
+    if base is not None and isinstance(data.get("bot"), dict):
+        bot = dict(data["bot"])
+        cwd = bot.get("cwd")
+        if cwd is None or isinstance(cwd, str):
+            bot["cwd"] = absolute_cwd(cwd, base)
+            if not os.path.isdir(bot["cwd"]):
+                raise SpecError(f"{source}: bot.cwd: folder {bot['cwd']} does not exist")
+        data = {**data, "bot": bot}
+    try:
+        return StudySpec.model_validate(data)
+    except ValidationError as exc:
+        raise SpecError(f"{source}: {_first_error(exc)}") from None
+
+
+def load_spec(path: str | Path) -> StudySpec:
+    """Read and validate a study file; raises ``SpecError`` with one line naming the problem."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SpecError(f"{path}: cannot read the study file ({exc.strerror})") from None
+    except UnicodeDecodeError:
+        raise SpecError(f"{path}: not a UTF-8 text file") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError(f"{path}: not valid TOML ({exc})") from None
+    return parse_spec(data, source=str(path), base=path.resolve().parent)
+
+
+# --- one line per validation error -------------------------------------------------------------
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors(include_url=False)[0]
+    loc = _loc(err["loc"])
+    kind, msg = err["type"], err["msg"]
+    if kind == "extra_forbidden":
+        allowed = _allowed_keys(err["loc"][:-1])
+        return f"unknown key '{loc}'" + (f"; allowed here: {', '.join(allowed)}" if allowed else "")
+    if kind == "missing":
+        return f"missing key '{loc}'"
+    if kind in ("value_error", "assertion_error"):
+        msg = msg.removeprefix("Value error, ").removeprefix("Assertion failed, ")
+        return f"{loc}: {msg}" if loc else msg
+    shown = repr(err.get("input"))
+    if len(shown) > 40:
+        shown = shown[:37] + "..."
+    return f"{loc}: {msg[0].lower()}{msg[1:]} (got {shown})"
+
+
+# pydantic names the branch of a union in an error's location; users never wrote those.
+_UNION_TAGS = {"SearchRange", "int", "float", "str", "list[str]", "none"}
+
+
+def _loc(parts: tuple) -> str:
+    out = ""
+    for part in parts:
+        if part in _UNION_TAGS:
+            continue
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out
+
+
+def _allowed_keys(parts: tuple) -> list[str]:
+    """Field names of the table at ``parts`` (for 'unknown key' messages)."""
+    annotation: Any = StudySpec
+    skip_key = False  # the part after a dict field is a user's key (a coefficient name)
+    for part in parts:
+        if part in _UNION_TAGS:
+            continue
+        if skip_key:
+            skip_key = False
+            continue
+        model = _model_in(annotation)
+        field = model.model_fields.get(str(part)) if model is not None else None
+        if field is None:
+            return []
+        annotation = field.annotation
+        skip_key = typing.get_origin(annotation) is dict
+    model = _model_in(annotation)
+    return [] if model is None or skip_key else list(model.model_fields)
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    """The BaseModel inside an annotation (``X``, ``X | None``, ``dict[str, X | float]``)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in typing.get_args(annotation):
+        found = _model_in(arg)
+        if found is not None:
+            return found
+    return None

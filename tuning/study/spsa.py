@@ -1,0 +1,155 @@
+"""SPSA behind Optuna's sampler interface: the method Fishtest tunes engine parameters with.
+
+Simultaneous perturbation stochastic approximation (Spall 1998, "Implementation of the
+simultaneous perturbation algorithm for stochastic optimization", IEEE TAES 34(3)): at
+iteration k, draw a random sign vector ``delta_k`` (each coordinate +1 or -1), play
+``theta_k + c_k delta_k`` and ``theta_k - c_k delta_k`` and step every coordinate at once::
+
+    theta_{k+1} = theta_k + a_k * (y_plus - y_minus) / (2 c_k) * delta_k      (maximising)
+    a_k = a / (k + 1 + A) ** 0.602,   c_k = c / (k + 1) ** 0.101
+
+(1/delta = delta for signs). Coordinates live in the unit cube (each parameter's range mapped
+to [0, 1], on a log scale where the range is logarithmic); points are clipped into it.
+
+Trials pair up by number: iteration k is trials ``first + 2k`` (plus) and ``first + 2k + 1``
+(minus). The sampler keeps no state of its own (the runner builds one per trial): the plus
+trial stores ``theta_k`` in its system attributes, the minus trial reads it, and ``theta_k``
+is ``theta`` of the latest earlier iteration plus the steps of every iteration whose two
+trials had finished when it was asked and that no earlier theta had taken in. With one trial
+in flight this is the published rule exactly; with more it is asynchronous SPSA (a step lands
+as soon as its pair is in). A pruned trial counts with its score when pruned (its last
+intermediate value). ``delta_k`` is drawn from (seed, k), so a resumed study draws the same.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+from typing import Mapping
+
+import numpy as np
+import optuna
+from optuna.distributions import BaseDistribution, FloatDistribution, IntDistribution
+from optuna.samplers import BaseSampler, RandomSampler
+from optuna.study import StudyDirection
+from optuna.trial import FrozenTrial, TrialState
+
+__all__ = ["SPSASampler", "gains"]
+
+_ALPHA = 0.602  # Spall's recommended decay exponents
+_GAMMA = 0.101
+_THETA = "spsa:theta"
+_TAKEN = "spsa:taken"  # iterations whose step is already inside theta
+
+
+def gains(k: int, *, a: float, c: float, stability: float) -> tuple[float, float]:
+    """(a_k, c_k) of iteration ``k`` (0-based)."""
+    return a / (k + 1 + stability) ** _ALPHA, c / (k + 1) ** _GAMMA
+
+
+def _to_unit(value: float, d: BaseDistribution) -> float:
+    low, high = float(d.low), float(d.high)
+    if high == low:
+        return 0.5
+    if getattr(d, "log", False):
+        return (math.log(value) - math.log(low)) / (math.log(high) - math.log(low))
+    return (value - low) / (high - low)
+
+
+def _from_unit(u: float, d: BaseDistribution) -> float | int:
+    low, high = float(d.low), float(d.high)
+    u = min(1.0, max(0.0, u))
+    x = math.exp(math.log(low) + u * (math.log(high) - math.log(low))) if getattr(d, "log", False) \
+        else low + u * (high - low)
+    if isinstance(d, IntDistribution):
+        return int(min(d.high, max(d.low, round(x))))
+    return min(high, max(low, x))
+
+
+class SPSASampler(BaseSampler):
+    """SPSA over ``search_space`` starting from ``x0`` (a value per parameter), maximising or
+    minimising as the study says. ``a``, ``c`` and ``stability`` (Spall's A) are in unit-cube
+    coordinates: ``c`` = 0.1 perturbs every parameter by a tenth of its range."""
+
+    def __init__(self, search_space: Mapping[str, BaseDistribution], x0: Mapping[str, float], *,
+                 seed: int | None = None, a: float = 0.5, c: float = 0.1, stability: float = 5.0,
+                 first_trial: int = 1) -> None:
+        for name, d in search_space.items():
+            if not isinstance(d, (FloatDistribution, IntDistribution)):
+                raise ValueError(f"SPSA tunes numbers only; {name!r} is {type(d).__name__}")
+        self._space = dict(search_space)
+        self._names = sorted(self._space)
+        self._x0 = np.array([_to_unit(float(x0[n]), self._space[n]) for n in self._names])
+        self._seed = 0 if seed is None else seed
+        self._a, self._c, self._stability = a, c, stability
+        self._first = first_trial
+        self._fallback = RandomSampler(seed=seed)
+
+    # --- Optuna's sampler interface -------------------------------------------------------
+    def infer_relative_search_space(self, study: optuna.Study, trial: FrozenTrial) -> dict[str, BaseDistribution]:
+        return dict(self._space)
+
+    def sample_relative(self, study: optuna.Study, trial: FrozenTrial,
+                        search_space: dict[str, BaseDistribution]) -> dict[str, float]:
+        if not search_space or trial.number < self._first:
+            return {}
+        k, side = divmod(trial.number - self._first, 2)
+        _, c_k = gains(k, a=self._a, c=self._c, stability=self._stability)
+        theta = None
+        if side == 1:
+            plus = next((t for t in study.get_trials(deepcopy=False) if t.number == trial.number - 1), None)
+            if plus is not None and _THETA in plus.system_attrs:
+                theta = np.array(plus.system_attrs[_THETA])
+        if theta is None:
+            theta, taken = self._theta(study, k)
+            study._storage.set_trial_system_attr(trial._trial_id, _THETA, [float(x) for x in theta])
+            study._storage.set_trial_system_attr(trial._trial_id, _TAKEN, taken)
+        point = theta + (c_k if side == 0 else -c_k) * self.delta(k)
+        return {n: _from_unit(u, self._space[n]) for n, u in zip(self._names, point)}
+
+    def sample_independent(self, study: optuna.Study, trial: FrozenTrial, param_name: str,
+                           param_distribution: BaseDistribution):
+        return self._fallback.sample_independent(study, trial, param_name, param_distribution)
+
+    # --- the algorithm ----------------------------------------------------------------------
+    def delta(self, k: int) -> np.ndarray:
+        """Iteration ``k``'s perturbation signs, a pure function of (seed, k)."""
+        digest = hashlib.sha256(f"spsa:{self._seed}:{k}".encode()).digest()
+        rng = np.random.default_rng(int.from_bytes(digest[:8], "big"))
+        return rng.choice(np.array([-1.0, 1.0]), size=len(self._names))
+
+    def step(self, k: int, y_plus: float, y_minus: float, maximize: bool = True) -> np.ndarray:
+        """The change to theta that iteration ``k``'s two scores make (the published rule)."""
+        a_k, c_k = gains(k, a=self._a, c=self._c, stability=self._stability)
+        sign = 1.0 if maximize else -1.0
+        return sign * a_k * (y_plus - y_minus) / (2.0 * c_k) * self.delta(k)
+
+    def _theta(self, study: optuna.Study, k: int) -> tuple[np.ndarray, list[int]]:
+        trials = {t.number: t for t in study.get_trials(deepcopy=False)}
+        theta, taken = self._x0.copy(), []
+        for j in range(k - 1, -1, -1):  # the latest earlier theta
+            plus = trials.get(self._first + 2 * j)
+            if plus is not None and _THETA in plus.system_attrs:
+                theta, taken = np.array(plus.system_attrs[_THETA]), list(plus.system_attrs.get(_TAKEN, []))
+                break
+        maximize = study.direction == StudyDirection.MAXIMIZE
+        done = set(taken)
+        for j in range(k):
+            if j in done:
+                continue
+            ys = [_score(trials.get(self._first + 2 * j + side)) for side in (0, 1)]
+            if None in ys:
+                continue
+            theta = np.clip(theta + self.step(j, ys[0], ys[1], maximize), 0.0, 1.0)
+            taken.append(j)
+        return theta, sorted(taken)
+
+
+def _score(t: FrozenTrial | None) -> float | None:
+    """A finished trial's score: its value, or for a pruned trial its last intermediate value."""
+    if t is None:
+        return None
+    if t.state == TrialState.COMPLETE and t.value is not None:
+        return float(t.value)
+    if t.state == TrialState.PRUNED and t.intermediate_values:
+        return float(t.intermediate_values[max(t.intermediate_values)])
+    return None

@@ -207,8 +207,13 @@ def status(
     storage: Optional[str] = typer.Option(None, "--storage", help=_STORAGE_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object as the last line."),
 ) -> None:
-    """Trials complete/running/pruned/failed, best with its interval, games, games/s, ETA."""
+    """Trials complete/running/pruned/failed, best with its interval, games, games/s, ETA (for a
+    test: its verdict or where it stands, see tune test)."""
     from tuning.status import study_status
+    from tuning.testcli import show_status
+
+    if name is not None and show_status(name, storage, as_json):  # NAME is a test (tune test)
+        return
 
     statuses = [study_status(h) for h in _open_many(name, storage)]
     if as_json:
@@ -398,6 +403,10 @@ def report(
         _fail(f"cannot write {out}: it is a folder")
     if not os.access(out.parent, os.W_OK) or (out.exists() and not os.access(out, os.W_OK)):
         _fail(f"cannot write {out}: permission denied")
+    from tuning.testcli import write_report as write_test_report
+
+    if write_test_report(name, storage, out):  # NAME is a test (tune test)
+        return
     handle = open_study(name, resolve_url(name, option=storage))
     try:
         with Console(stderr=True).status(f"reading {name} and drawing its figures"):
@@ -521,6 +530,11 @@ def _print_figures(figures: dict, as_json: bool) -> None:
     else:
         for key, value in figures.items():
             typer.echo(f"{key}: {value}")
+
+
+from tuning.testcli import register as _register_test  # noqa: E402  (tune test: its own module)
+
+_register_test(app, _user_errors)
 
 
 def main() -> None:  # pragma: no cover - console entry point

@@ -20,12 +20,13 @@ __all__ = ["Batch", "BatchPool"]
 
 @dataclass(frozen=True)
 class Batch:
-    """Seeds of one opponent for one trial, in one phase ('train' or 'validate')."""
+    """Seeds of one opponent for one trial, in one phase ('train', 'validate' or 'test')."""
 
     trial: int
     phase: str
     opponent: object  # ocean.bots.BotSpec
     seeds: tuple[int, ...]
+    bot: object = None  # the batch's own bot (a ``tune test`` plays two); None: the pool's
 
     @property
     def games(self) -> int:
@@ -60,8 +61,9 @@ class BatchPool:
 
     def submit(self, batch: Batch, params: Mapping[str, float]) -> None:
         url, study = self._store or (None, None)
+        bot = self.bot if batch.bot is None else batch.bot
         ref = play_batch_task.remote(dict(params), batch.opponent, list(batch.seeds), batch.trial,
-                                     batch.phase, self._audit, self._driver, self.bot, self.time_scale, url, study)
+                                     batch.phase, self._audit, self._driver, bot, self.time_scale, url, study)
         self._refs[ref] = batch
 
     def wait(self, timeout: float | None) -> list[tuple[Batch, BatchResult | Exception]]:

@@ -27,6 +27,7 @@ from tuning.panel import panel_from_json, panel_to_json, resolve_panel, study_bo
 from tuning.space import SearchSpace, build_space
 from tuning.spec import SamplerSpec, StudySpec, parse_spec
 from tuning.storage import Storage, open_storage
+from tuning.teststore import refuse_test_name
 
 __all__ = ["StudyExists", "StudyHandle", "create_study", "open_study", "make_sampler", "package_version",
            "ATTR_SPEC", "ATTR_PANEL", "ATTR_TARGET", "REFERENCE_TRIAL"]
@@ -202,6 +203,7 @@ def create_study(spec: StudySpec, url: str) -> StudyHandle:
     games = GameStore(storage.engine, spec.name)
     try:
         with hold(games, CREATE_LOCK, driver_id()):
+            refuse_test_name(storage, spec.name)  # a study and a test (tune test) never share a name
             if spec.name in _study_names(storage):
                 study = optuna.load_study(study_name=spec.name, storage=storage.optuna)
                 if _complete(study, storage):

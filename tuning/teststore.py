@@ -157,19 +157,22 @@ class TestHandle:
 
 
 def open_test(name: str, url: str, options: TestOptions | None = None) -> TestHandle:
-    """Open the test ``name`` at ``url``. With ``options`` naming both bots a missing test is
-    created (and a missing SQLite file with it); other options given must match a stored test."""
+    """Open the test ``name`` at ``url``. With ``options`` naming its bots a missing test is
+    created (a missing SQLite file with it, once the options are known to be good); other options
+    given must match a stored test."""
     options = options or TestOptions()
-    creating = options.new is not None and options.base is not None
+    bots_given = options.new is not None or options.base is not None
     parsed = parse_url(url)
-    if not creating and parsed.get_backend_name() == "sqlite" and not Path(parsed.database).exists():
-        raise StudyNotFound(f"no test named {name!r}: there is no database at {parsed.database}; create the test "
-                            f"with  tune test {name} --new BOT --base BOT  (or give --storage)")
-    storage = open_storage(url, must_exist=not creating)
+    if parsed.get_backend_name() == "sqlite" and not Path(parsed.database).exists():
+        if not bots_given:
+            raise StudyNotFound(f"no test named {name!r}: there is no database at {parsed.database}; create the "
+                                f"test with  tune test {name} --new BOT --base BOT  (or give --storage)")
+        build_spec(name, options)  # every mistake is found before a file is written
+    storage = open_storage(url, must_exist=not bots_given)
     try:
         store = BotTestStore(storage, name)
         stored = store.load()
-        if stored is None and not creating:
+        if stored is None and not bots_given:
             raise StudyNotFound(f"no test named {name!r} in {storage.masked}; create it with  tune test {name} "
                                 "--new BOT --base BOT")
         # Only a creation, or options to check, take the name's lock: reading a test writes nothing.

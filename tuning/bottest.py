@@ -11,8 +11,9 @@ How the drivers share the work, as the study driver shares trials (``tuning.runn
 same leases (``GameStore.claim``/``renew``/``release``, the batch number in the trial column)
 and the same test for a dead driver (``tuning.locks.owner_dead``):
 
-- a driver claims the first batch that is neither complete nor leased by a live driver, plays
-  the games of it not stored yet, and releases it once they are stored;
+- a driver claims the first batch that is neither complete nor leased by a live driver (and not
+  too far past the first incomplete one), plays the games of it not stored yet, and releases it
+  once they are stored;
 - a lease expires unless renewed by its driver's heartbeat; a batch leased by a driver that died
   on this host is taken over at once, elsewhere once its lease expired;
 - games are stored as each task finishes (by the worker itself on PostgreSQL, ``tuning.batchstore``),
@@ -43,7 +44,11 @@ __all__ = ["MatchTally", "Tally", "Verdict", "tally_batch", "judge", "read_prefi
 T = TypeVar("T")
 
 _CLAIM_WINDOW = 64  # batches whose leases are read at once when looking for one to claim
-_POLL = 1.0  # seconds between looks at the database while other drivers' batches are the ones in flight
+# A driver claims batches at most this many pool capacities past the first incomplete one. Ray keeps
+# a busy driver's workers for that driver's tasks, so a second driver can starve with a batch the
+# verdict waits for; without a limit the busy one would play far past the verdict meanwhile.
+_LOOKAHEAD_POOLS = 2
+_POLL = 0.5  # seconds between looks at the database while other drivers' batches are the ones in flight
 # A tested bot disqualified in more than half of its games (after at least this many) stops the test:
 # its verdict would only measure the breakage (the study driver fails such a trial the same way).
 MIN_GAMES_TO_FAIL = 10
@@ -325,12 +330,14 @@ class TestRunner:
     def _complete(self, batch: int) -> bool:
         return batch < len(self.tallies) or tally_batch(self.spec, self.pairs, batch) is not None
 
-    def _claim_next(self) -> int | None:
-        """Claim the first batch not complete and not leased by a live driver; None if none."""
+    def _claim_next(self, capacity: int) -> int | None:
+        """Claim the first batch not complete and not leased by a live driver, within the
+        lookahead; None if none."""
         spec = self.spec
         start = len(self.tallies)
-        while start < spec.max_batches:
-            window = [b for b in range(start, min(start + _CLAIM_WINDOW, spec.max_batches))
+        limit = min(spec.max_batches, start + _LOOKAHEAD_POOLS * max(1, capacity))
+        while start < limit:
+            window = [b for b in range(start, min(start + _CLAIM_WINDOW, limit))
                       if b not in self._open and not self._complete(b)]
             if window:
                 leases = self._db(lambda: self.h.store.games.leases(window))
@@ -364,7 +371,7 @@ class TestRunner:
     def _fill(self, pool: BatchPool) -> None:
         while not pool.full:
             if not self._queue:
-                batch = self._claim_next()
+                batch = self._claim_next(pool.capacity)
                 if batch is None:
                     return
                 tasks = self._plan(batch)

@@ -139,8 +139,9 @@ def _secular(values: np.ndarray, probs: np.ndarray) -> np.ndarray:
     values of both signs and positive probabilities. The sum falls from +inf to -inf across the
     interval, so Newton's steps kept inside a shrinking bracket (bisecting when a step leaves
     it) always converge."""
-    lo = -1.0 / values.max(axis=-1)
-    hi = -1.0 / values.min(axis=-1)
+    edge_lo = -1.0 / values.max(axis=-1)  # where a weight's denominator reaches 0: never to be evaluated
+    edge_hi = -1.0 / values.min(axis=-1)
+    lo, hi = edge_lo, edge_hi
     # The first-order root (the sum expanded to first order in x), kept inside the bracket.
     x = (probs * values).sum(axis=-1) / (probs * values * values).sum(axis=-1)
     x = np.where((x > lo) & (x < hi), x, 0.5 * (np.maximum(lo, -1.0) + np.minimum(hi, 1.0)))
@@ -153,8 +154,10 @@ def _secular(values: np.ndarray, probs: np.ndarray) -> np.ndarray:
         lo = np.where(f > 0, x, lo)
         hi = np.where(f > 0, hi, x)
         step = x - f / slope
-        # A root within rounding of a bracket end puts Newton's step on it: still a good step.
-        x = np.where((step >= lo) & (step <= hi), step, 0.5 * (lo + hi))
+        # A root within rounding of a bracket end puts Newton's step on it: still a good step,
+        # unless that end is one of the interval's own (where the sum is infinite).
+        inside = (step >= lo) & (step <= hi) & (step > edge_lo) & (step < edge_hi)
+        x = np.where(inside, step, 0.5 * (lo + hi))
     return x
 
 

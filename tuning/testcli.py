@@ -51,7 +51,7 @@ class _Bar:
                     wins, draws, losses = wins + m.wins, draws + m.draws, losses + m.losses
         e = estimate(v.counts, self.spec.support)
         lower, upper = self.spec.settings.bounds
-        elo = "-" if not math.isfinite(e.elo) else f"{e.elo:+.1f} [{e.elo_low:+.1f}, {e.elo_high:+.1f}]"
+        elo = "-" if not math.isfinite(e.elo) else f"{e.elo + 0.0:+.1f} [{e.elo_low:+.1f}, {e.elo_high:+.1f}]"
         outcomes = "/".join(str(int(c)) for c in v.counts)
         note = (f"W/D/L {wins}/{draws}/{losses}  {'units' if self.spec.gauntlet else 'pairs'} {outcomes}  "
                 f"LLR {v.llr:+.2f} [{lower:.2f}, {upper:.2f}]  Elo {elo}  ({p.games_stored:,} stored)")

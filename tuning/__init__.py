@@ -8,5 +8,8 @@ Modules, one job each: ``spec`` (study files), ``space`` (search space), ``panel
 flight), ``cluster`` (joining Ray), ``study`` (create/open), ``locks`` (driver identity, study
 locks), ``retry`` (riding out database outages), ``runner`` (the ask/tell driver), ``validation``,
 ``status``, ``export``, ``study_report`` (``tune report``), ``bench``, ``chaos`` (the crash drill)
-and ``cli`` (the ``tune`` command).
+and ``cli`` (the ``tune`` command). ``tune test`` (is a new bot better?): ``sprt`` (the sequential
+test's statistics), ``testspec`` (a test's definition), ``teststore`` (its rows), ``bottest`` (its
+driver and verdict), ``testreport`` (status and report), ``testcli`` (the command), ``sprtbench``
+(its error rates by simulation).
 """

@@ -388,16 +388,20 @@ class TestRunner:
             self._in_flight[id(task)] = (batch, task)
 
     def _on_results(self, ready: list[tuple[Batch, object]]) -> None:
+        """Store the finished tasks' games (those their workers did not store), in one
+        transaction; release each batch whose tasks are all in. A failed task (not a lost
+        worker: Ray retries those) stops the test, once the others' games are stored."""
         failed = [(b, r) for b, r in ready if isinstance(r, Exception)]
+        ready = [(b, r) for b, r in ready if not isinstance(r, Exception)]
+        unstored = [(b, r) for b, r in ready if not r.stored]
+        if unstored:
+            self._db(lambda: self.h.store.games.add_batches(
+                [(b.trial, TEST_PHASE, b.opponent.name, r.rows, r.seconds) for b, r in unstored]))
         if failed:
             batch, error = failed[0]
             message = str(error).strip().splitlines()[-1] if str(error).strip() else type(error).__name__
             raise TuningError(f"a batch of test {self.h.name!r} ({batch.opponent.name}, maps {batch.seeds[0]}.."
                               f"{batch.seeds[-1]}) failed: {message}")
-        unstored = [(b, r) for b, r in ready if not r.stored]
-        if unstored:
-            self._db(lambda: self.h.store.games.add_batches(
-                [(b.trial, TEST_PHASE, b.opponent.name, r.rows, r.seconds) for b, r in unstored]))
         for task, result in ready:
             batch, _ = self._in_flight.pop(id(task))
             self.run_report.games += task.games

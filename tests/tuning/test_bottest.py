@@ -158,13 +158,29 @@ def test_batches_stored_out_of_order_and_beyond_the_verdict_change_nothing(ray_c
     assert np.array_equal(run.verdict.counts, undisturbed.verdict.counts)
 
 
-def test_a_gauntlet_plays_both_bots_against_each_opponent_on_the_same_maps(ray_cluster, sqlite_url):
+def test_a_gauntlet_plays_both_bots_against_each_opponent_on_the_same_maps(ray_cluster, sqlite_url, tmp_path):
+    from tuning.testreport import test_status, write_test_report
+
     options = TestOptions(new="chaser", base="random", panel="random,chaser", elo1=60.0, batch_pairs=3,
                           max_games=600)
     spec, run, tallies = _run(sqlite_url, options)
     assert run.verdict.result in ("H1", "H0", "max")
     assert set(tallies[0].matches) == {(0, "random"), (1, "random"), (0, "chaser"), (1, "chaser")}
     assert int(tallies[0].counts.sum()) == spec.units_per_batch == 6
+    handle = open_test("t", sqlite_url)
+    try:
+        status = test_status(handle)
+        written = write_test_report(handle, tmp_path / "g.html")
+    finally:
+        handle.close()
+    rows = {r["opponent"]: r for r in status["per_opponent"]}
+    assert set(rows) == {"random", "chaser"} and status["pairs"] == run.verdict.units
+    # each bot's games against each opponent: the same maps and sides for both bots
+    for r in rows.values():
+        assert r["new"]["games"] == r["base"]["games"] == 2 * sum(r["difference"])
+    assert sum(r["new"]["wins"] for r in rows.values()) == status["wdl"][0]
+    assert [p.name for p in written["pngs"]] == ["g_llr.png", "g_elo.png", "g_opponents.png"]
+    assert 'id="opponents"' in (tmp_path / "g.html").read_text()
 
 
 def test_a_finished_test_plays_nothing_more(ray_cluster, sqlite_url):

@@ -71,7 +71,7 @@ class AuditedPool(BatchPool):
         if not self.log:
             return super()._start(batch, params, url, study)
         return _audited_task.remote(self.log, self.driver, params, batch.opponent, list(batch.seeds), batch.trial,
-                                    batch.phase, self.bot, self.time_scale, url, study)
+                                    batch.phase, self.bot_for(batch), self.time_scale, url, study)
 
 
 def _audited_pool():

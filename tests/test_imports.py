@@ -20,7 +20,7 @@ MAX_LINES = 600
 ROOMS = {
     "errors": set(),
     "stats": set(),
-    "study": {"errors"},
+    "study": {"errors", "stats"},
     "storage": {"errors", "study", "stats"},
     "driver": {"errors", "study", "stats", "storage"},
     "results": {"errors", "study", "stats", "storage", "driver"},

@@ -1,6 +1,6 @@
 """The ``tune`` command line: ``app`` (the Typer app, ``tuning.cli.main``) built from one module
 per group of commands: ``study`` (launch, resume, status, validate, export, report, dashboard)
-and ``bench``, with what they share in ``common``. May import every room of ``tuning``, and
+``test`` (``tune test``) and ``bench``, with what they share in ``common``. May import every room of ``tuning``, and
 ``benchmarks`` only inside ``tune bench``; imports the rooms inside each command, so ``tune
 --help`` starts fast.
 """

@@ -168,8 +168,13 @@ def status(
     storage: Optional[str] = typer.Option(None, "--storage", help=STORAGE_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object as the last line."),
 ) -> None:
-    """Trials complete/running/pruned/failed, best with its interval, games, games/s, ETA."""
+    """Trials complete/running/pruned/failed, best with its interval, games, games/s, ETA (for a
+    test: its verdict or where it stands, see tune test)."""
+    from tuning.cli.test import show_status
     from tuning.results.status import study_status
+
+    if name is not None and show_status(name, storage, as_json):  # NAME is a test (tune test)
+        return
 
     statuses = [study_status(h) for h in _open_many(name, storage)]
     if as_json:
@@ -356,6 +361,10 @@ def report(
         fail(f"cannot write {out}: it is a folder")
     if not os.access(out.parent, os.W_OK) or (out.exists() and not os.access(out, os.W_OK)):
         fail(f"cannot write {out}: permission denied")
+    from tuning.cli.test import write_report as write_test_report
+
+    if write_test_report(name, storage, out):  # NAME is a test (tune test)
+        return
     handle = open_study(name, resolve_url(name, option=storage))
     try:
         with Console(stderr=True).status(f"reading {name} and drawing its figures"):

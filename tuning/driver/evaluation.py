@@ -17,12 +17,13 @@ __all__ = ["Batch", "plan_batches", "pair_scores_of_rows", "summarize", "by_oppo
 
 @dataclass(frozen=True)
 class Batch:
-    """Seeds of one opponent for one trial, in one phase ('train' or 'validate')."""
+    """Seeds of one opponent for one trial, in one phase ('train', 'validate' or 'test')."""
 
     trial: int
     phase: str
     opponent: object  # ocean.bots.BotSpec
     seeds: tuple[int, ...]
+    bot: object = None  # the batch's own bot (a ``tune test`` plays two); None: the pool's
 
     @property
     def games(self) -> int:

@@ -47,7 +47,11 @@ class BatchPool:
     def _start(self, batch: Batch, params: dict, url, study: str | None) -> ray.ObjectRef:
         """Start the Ray task that plays ``batch`` (its arguments as ``play_batch`` takes them)."""
         return play_batch_task.remote(params, batch.opponent, list(batch.seeds), batch.trial, batch.phase,
-                                      self.bot, self.time_scale, url, study)
+                                      self.bot_for(batch), self.time_scale, url, study)
+
+    def bot_for(self, batch: Batch):
+        """The bot that plays ``batch`` with its parameters: the batch's own, else the pool's."""
+        return self.bot if batch.bot is None else batch.bot
 
     def wait(self, timeout: float | None) -> list[tuple[Batch, BatchResult | Exception]]:
         """Finished batches (possibly none after ``timeout`` seconds); a failed task gives its

@@ -13,7 +13,8 @@ from optuna.trial import TrialState
 from ocean.bots import coefficients as registry
 from ocean.bots.external import format_value, render_params_file
 from tuning.errors import TuningError
-from tuning.storage.handle import StudyHandle, package_version
+from tuning.storage.handle import StudyHandle
+from tuning.storage.provenance import package_version
 
 __all__ = ["FORMATS", "choose_trial", "provenance", "render", "git_commit"]
 

@@ -1,6 +1,7 @@
 """Pure statistics over paired games: ``estimates`` (a pair's score, intervals over pairs, the
 panel's stratified estimate, paired differences, Wilson, Elo) and ``pruning`` (the sequential
-tests that stop a trial worse than the incumbent, and the incumbent's selection bias). May
+tests that stop a trial worse than the incumbent, and the incumbent's selection bias), ``sprt``
+(the pentanomial GSPRT of ``tune test``: log-likelihood ratios, bounds, Elo and normalized Elo). May
 import: numpy and scipy only (nothing of ``ocean`` or the rest of ``tuning``). The names below
 load on first use (SciPy is slow to import).
 """

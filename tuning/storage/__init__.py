@@ -3,7 +3,8 @@ PostgreSQL), ``records`` (our tables beside Optuna's), ``gamestore`` (their read
 the only place that commits them), ``batchstore`` (a Ray worker storing its own batch),
 ``optuna_writes`` (a trial's parameters and attributes in one transaction), ``trialindex``
 (trials counted in SQL), ``retry`` (riding out outages), ``locks`` (driver identity, study-wide
-critical sections) and ``handle`` (a study created or opened: the ``StudyHandle``). May import:
+critical sections) ``handle`` (a study created or opened: the ``StudyHandle``) and ``teststore`` (a sequential
+test's definition and games: ``tune test``). May import:
 ``tuning.study``, ``tuning.stats``, ``tuning.errors`` and ``ocean``; never the driver, results
 or command line. The names below load on first use.
 """

@@ -12,7 +12,6 @@ the spec is stored) by ``resume``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib import metadata
 
 import optuna
 from optuna.trial import FrozenTrial, TrialState
@@ -23,12 +22,14 @@ from tuning.storage.batchstore import worker_stores
 from tuning.storage.database import Storage, open_storage
 from tuning.storage.gamestore import GameStore
 from tuning.storage.locks import CREATE_LOCK, driver_id, hold
+from tuning.storage.provenance import package_version
 from tuning.storage.trialindex import trial_counts
 from tuning.study.batching import BatchSizer
 from tuning.study.opponents import panel_from_json, panel_to_json, resolve_panel, study_bot, study_programs
 from tuning.study.samplers import make_sampler
 from tuning.study.space import SearchSpace, build_space
 from tuning.study.spec import StudySpec, parse_spec
+from tuning.storage.teststore import refuse_test_name
 
 __all__ = ["StudyExists", "StudyHandle", "create_study", "open_study", "package_version", "ATTR_SPEC",
            "ATTR_PANEL", "ATTR_TARGET"]
@@ -38,13 +39,6 @@ ATTR_PANEL = "ocean_panel"  # the opponents as resolved at launch (name, policy,
 ATTR_TARGET = "ocean_target_trials"
 ATTR_VALIDATION_PANEL = "ocean_validation_panel"  # held-out opponents, resolved at launch
 ATTR_VERSION = "ocean_package_version"
-
-
-def package_version() -> str:
-    try:
-        return metadata.version("ocean-tuning-lab")
-    except metadata.PackageNotFoundError:
-        return "unknown"
 
 
 @dataclass
@@ -154,6 +148,7 @@ def create_study(spec: StudySpec, url: str) -> StudyHandle:
     games = GameStore(storage.engine, spec.name)
     try:
         with hold(games, CREATE_LOCK, driver_id()):
+            refuse_test_name(storage, spec.name)  # a study and a test (tune test) never share a name
             if spec.name in _study_names(storage):
                 study = optuna.load_study(study_name=spec.name, storage=storage.optuna)
                 if _complete(study, storage):

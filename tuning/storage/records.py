@@ -14,6 +14,10 @@
 - ``ocean_locks``: short study-wide critical sections (creating a study, creating a trial) held
   by one driver at a time, so several drivers never create more trials than the target. A row,
   not a database lock: it survives a database restart and works the same on SQLite.
+- ``ocean_bot_tests``: the definition of each ``tune test`` (bots, hypotheses, seeds, batches);
+  its games are ``ocean_games`` rows of phase "test" under the test's name (trial 0: the new bot,
+  trial 1: the base bot in a gauntlet), and the leases of its batches ``ocean_trial_leases`` rows
+  (trial: the batch). A study and a test never share a name in one database.
 """
 from __future__ import annotations
 
@@ -22,13 +26,13 @@ from sqlalchemy import JSON, BigInteger, Float, Index, Integer, SmallInteger, St
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["Base", "GameRecord", "GameSums", "StoredRound", "TrialLease", "StudyLock", "ValidationRecord", "STATS",
-           "PHASES", "SUMMED_STATS", "create_tables"]
+__all__ = ["Base", "GameRecord", "GameSums", "StoredRound", "TrialLease", "StudyLock", "ValidationRecord",
+           "BotTestRecord", "STATS", "PHASES", "SUMMED_STATS", "create_tables"]
 
 # Per-player statistics of a game, as ``ocean.match.PairResults.rows`` names them.
 STATS = ("surfaces", "torpedoes", "torpedo_hits", "mines", "triggers", "silences", "sonars",
          "damage_dealt", "self_damage", "mine_damage_taken", "torpedo_damage_taken", "moves")
-PHASES = ("train", "validate")  # games of a trial's evaluation, games on held-out seeds
+PHASES = ("train", "validate", "test")  # a trial's evaluation, held-out seeds, a ``tune test``
 
 # SQLite only auto-increments an INTEGER PRIMARY KEY; PostgreSQL gets a 64-bit key.
 _ID = BigInteger().with_variant(Integer, "sqlite")
@@ -158,6 +162,17 @@ class ValidationRecord(Base):
     heldout_high: Mapped[float | None] = mapped_column(Float, nullable=True)
     params: Mapped[dict] = mapped_column(JSON)  # the full coefficient set played
     updated_at: Mapped[float] = mapped_column(Float)
+
+
+class BotTestRecord(Base):
+    """A ``tune test``: its settings as given when it was created (``tuning.study.testspec``)."""
+
+    __tablename__ = "ocean_bot_tests"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    definition: Mapped[dict] = mapped_column(JSON)  # bots, panel, hypotheses, seeds, batches, time control
+    created_at: Mapped[float] = mapped_column(Float)  # Unix time
+    package_version: Mapped[str] = mapped_column(String(64))
 
 
 def create_tables(engine: Engine) -> None:

@@ -2,9 +2,10 @@
 proposed. ``spec`` (study files, validated into a ``StudySpec``), ``space`` (the search space:
 Optuna distributions and the full coefficient set a trial plays, trial 0 the reference),
 ``samplers`` (the seeded sampler of each trial), ``spsa`` (the SPSA sampler), ``opponents`` (the
-panel, the study's own bot and the programs it plays), ``batching`` (maps per Ray task). May
-import: ``ocean`` and ``tuning.errors`` only (no database, no Ray). The names below load on
-first use.
+panel, the study's own bot and the programs it plays), ``batching`` (maps per Ray task),
+``testspec`` (a sequential test's definition: ``tune test``). May import: ``ocean``,
+``tuning.stats`` and ``tuning.errors`` only (no database, no Ray). The names below load on first
+use.
 """
 from importlib import import_module
 

@@ -1,0 +1,78 @@
+"""``tune test`` end to end: real processes, fresh SQLite databases, the session's real Ray. The
+issue's check: tunable-v3 against tunable-v2 accepts H1, tunable-v2 against itself does not, both
+printing the JSON fields; then status, report, a resume of a finished test, refusals."""
+import pytest
+
+from tests.tuning.processes import last_json, run_tune
+from tests.tuning.fakes import tiny_spec_dict
+from tuning.study.spec import parse_spec
+from tuning.storage.handle import create_study
+from tuning.storage.teststore import open_test
+from tuning.study.testspec import TestOptions
+
+FIELDS = {"result", "llr", "bounds", "games", "pairs", "elo", "elo_ci", "nelo", "nelo_ci"}
+
+
+@pytest.fixture
+def workdir(tmp_path, monkeypatch):
+    monkeypatch.delenv("OCEAN_STORAGE", raising=False)
+    return tmp_path
+
+
+def test_v3_against_v2_accepts_h1_and_the_test_reads_back(workdir, ray_cluster):
+    done = run_tune("test", "v3v2", "--new", "tunable-v3", "--base", "tunable-v2", "--json",
+                    "--ray-address", ray_cluster, cwd=workdir, timeout=600)
+    out = last_json(done)
+    assert FIELDS <= set(out) and out["result"] == "H1"
+    assert out["llr"] >= out["bounds"][1] and out["games"] == 2 * out["pairs"] and out["games"] % 100 == 0
+    assert out["elo_ci"][0] < out["elo"] < out["elo_ci"][1] and out["elo_ci"][0] > 0
+    assert done.stdout.splitlines()[-2].startswith("H1 accepted: tunable-v3 against tunable-v2")
+    assert (workdir / "studies" / "v3v2.db").exists()
+
+    status = last_json(run_tune("status", "v3v2", "--json", cwd=workdir))
+    assert {k: status[k] for k in FIELDS} == {k: out[k] for k in FIELDS}
+    text = run_tune("status", "v3v2", cwd=workdir).stdout
+    assert "H1 accepted" in text and "outcomes: LL" in text
+
+    report = run_tune("report", "v3v2", "--out", "v3v2.html", cwd=workdir)
+    assert "v3v2_llr.png" in report.stdout and (workdir / "v3v2_llr.png").stat().st_size > 5000
+    page = (workdir / "v3v2.html").read_text()
+    assert "H1 accepted" in page and 'id="outcomes"' in page
+
+    again = run_tune("test", "v3v2", "--json", cwd=workdir)  # finished: no Ray, no games
+    assert last_json(again)["games_stored"] == out["games_stored"]
+    refused = run_tune("test", "v3v2", "--elo1", "3", cwd=workdir, check=False)
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert refused.stderr.strip() == ("error: test 'v3v2' exists with other settings: --elo1 3 (the test has 5); "
+                                      "carry it on with  tune test v3v2  or give the new test another name")
+
+
+def test_v2_against_itself_does_not_accept_h1(workdir, ray_cluster):
+    out = last_json(run_tune("test", "v2v2", "--new", "tunable-v2", "--base", "tunable-v2", "--json",
+                             "--ray-address", ray_cluster, cwd=workdir, timeout=600))
+    assert FIELDS <= set(out) and out["result"] != "H1"
+    assert out["result"] == "H0" and out["llr"] <= out["bounds"][0]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["test", "ghost"], "no test named 'ghost': there is no database at studies/ghost.db"),
+    (["test", "t", "--new", "tunable-v2"], "a new test needs --base"),
+    (["test", "t", "--new", "nobody", "--base", "random"], "--new: unknown bot 'nobody'"),
+    (["test", "t", "--new", "random", "--base", "chaser", "--elo0", "2", "--elo1", "1"], "elo1 must be above elo0"),
+    (["test", "t", "--new", "random", "--base", "chaser", "--max-games", "10"], "less than one batch"),
+])
+def test_mistakes_are_one_line_and_write_nothing(workdir, args, words):
+    result = run_tune(*args, cwd=workdir, check=False)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and words in result.stderr, result.stderr
+    assert not list(workdir.glob("studies/*.db"))
+
+
+def test_a_study_and_a_test_never_share_a_name(tmp_path):
+    url = f"sqlite:///{tmp_path}/lab.db"
+    open_test("shared", url, TestOptions(new="random", base="chaser")).close()
+    with pytest.raises(Exception, match="'shared' is a bot test in .*give the study another name"):
+        create_study(parse_spec(tiny_spec_dict(name="shared")), url)
+    create_study(parse_spec(tiny_spec_dict(name="tiny")), url).close()
+    with pytest.raises(Exception, match="'tiny' is a study in .*give the test another name"):
+        open_test("tiny", url, TestOptions(new="random", base="chaser"))

@@ -1,0 +1,215 @@
+"""``tune test``: is the new bot better than the base bot? A sequential test on Ray, stored, resumable.
+
+``COMMANDS`` holds the command (``tuning.cli.main`` adds it to the app); ``show_status`` and ``write_report`` answer
+``tune status NAME`` and ``tune report NAME`` when NAME is a test rather than a study.
+"""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from tuning.cli.common import user_errors
+
+__all__ = ["COMMANDS", "show_status", "write_report", "find_test"]
+
+_STORAGE_HELP = "Study database URL (default: $OCEAN_STORAGE, else sqlite:///studies/NAME.db)."
+_RAY_HELP = "Join this Ray cluster (host:port or 'auto'; default: a local Ray on every core, or $RAY_ADDRESS)."
+
+
+class _Bar:
+    """One rich progress line on stderr: games counted of the maximum, W/D/L, outcomes, LLR
+    against its bounds, Elo."""
+
+    def __init__(self, handle) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.spec = handle.spec
+        self.progress = Progress(TextColumn("{task.description}"), BarColumn(bar_width=24), MofNCompleteColumn(),
+                                 TimeElapsedColumn(), TextColumn("{task.fields[note]}"),
+                                 console=Console(stderr=True))
+        self.task = self.progress.add_task("games", total=self.spec.max_batches
+                                           * self.spec.games_per_batch, note="")
+
+    def __enter__(self):
+        self.progress.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.progress.stop()
+
+    def __call__(self, p) -> None:
+        from tuning.stats.sprt import estimate
+
+        v = p.verdict
+        wins = draws = losses = 0
+        for t in p.tallies[:v.batches]:
+            for (trial, _), m in t.matches.items():
+                if trial == 0:
+                    wins, draws, losses = wins + m.wins, draws + m.draws, losses + m.losses
+        e = estimate(v.counts, self.spec.support)
+        lower, upper = self.spec.settings.bounds
+        elo = "-" if not math.isfinite(e.elo) else f"{e.elo + 0.0:+.1f} [{e.elo_low:+.1f}, {e.elo_high:+.1f}]"
+        outcomes = "/".join(str(int(c)) for c in v.counts)
+        note = (f"W/D/L {wins}/{draws}/{losses}  {'units' if self.spec.gauntlet else 'pairs'} {outcomes}  "
+                f"LLR {v.llr:+.2f} [{lower:.2f}, {upper:.2f}]  Elo {elo}  ({p.games_stored:,} stored)")
+        self.progress.update(self.task, completed=v.games, note=note)
+
+
+def find_test(name: str, storage: Optional[str]):
+    """The open test ``name`` if its database holds one (else None: it may be a study)."""
+    from tuning.errors import TuningError
+    from tuning.storage.database import parse_url, resolve_url
+    from tuning.storage.teststore import open_test
+
+    url = resolve_url(name, option=storage)
+    parsed = parse_url(url)
+    if parsed.get_backend_name() == "sqlite" and not Path(parsed.database).exists():
+        return None
+    try:
+        return open_test(name, url)
+    except TuningError:
+        return None
+
+
+def show_status(name: str, storage: Optional[str], as_json: bool) -> bool:
+    """``tune status NAME`` for a test; False if NAME is no test there."""
+    from tuning.results.testreport import test_status
+
+    handle = find_test(name, storage)
+    if handle is None:
+        return False
+    try:
+        s = test_status(handle)
+    finally:
+        handle.close()
+    if as_json:
+        typer.echo(json.dumps(s))
+        return True
+    _print_status(s)
+    return True
+
+
+def _print_status(s: dict) -> None:
+    from tuning.results.testreport import verdict_line
+
+    unit = "normalized Elo" if s["normalized"] else "Elo"
+    opponents = "head to head" if not s["opponents"] else f"gauntlet against {', '.join(s['opponents'])}"
+    typer.echo(f"{s['test']}  ({s['storage']}; {s['new']} against {s['base']}, {opponents}; maps {s['seeds']})")
+    typer.echo(f"  hypotheses: H0 {s['elo0']:g} {unit}, H1 {s['elo1']:g} {unit}; alpha {s['alpha']:g}, "
+               f"beta {s['beta']:g}; LLR bounds [{s['bounds'][0]:.2f}, {s['bounds'][1]:.2f}]")
+    typer.echo(f"  {verdict_line(s)}")
+    rate = "-" if s["games_per_second"] is None else f"{s['games_per_second']:.1f}"
+    typer.echo(f"  games: {s['games']:,} counted of {s['max_games']:,} at most, {s['games_stored']:,} stored; "
+               f"{rate} games/s; batches of {s['batch_pairs']} maps")
+    typer.echo("  outcomes: " + ", ".join(f"{k} {v}" for k, v in s["outcomes"].items())
+               + f"; new bot W/D/L {'/'.join(str(x) for x in s['wdl'])}")
+    for r in s.get("per_opponent") or []:
+        n, b = r["new"], r["base"]
+        typer.echo(f"  vs {r['opponent']}: new {n['wins']}/{n['draws']}/{n['losses']}, base "
+                   f"{b['wins']}/{b['draws']}/{b['losses']}; Elo of the difference "
+                   f"{_elo(r['elo'], r['elo_ci'])}")
+    d = s["disqualified"]
+    if d["new"] or d["base"]:
+        typer.echo(f"  disqualified: new bot in {d['new']} games, base bot in {d['base']}")
+
+
+def _elo(value, ci) -> str:
+    def one(x):
+        return "-" if x is None else f"{x:+.1f}"
+    return f"{one(value)} [{one(ci[0])}, {one(ci[1])}]"
+
+
+def write_report(name: str, storage: Optional[str], out: Path) -> bool:
+    """``tune report NAME`` for a test (``out`` already checked); False if NAME is no test there."""
+    from tuning.results.testreport import write_test_report
+
+    handle = find_test(name, storage)
+    if handle is None:
+        return False
+    try:
+        written = write_test_report(handle, out)
+    except OSError as exc:
+        from tuning.errors import TuningError
+
+        raise TuningError(f"cannot write {out}: {exc.strerror}") from None
+    finally:
+        handle.close()
+    typer.echo(f"{out} written, with {len(written['pngs'])} figures beside it: "
+               + ", ".join(p.name for p in written["pngs"]))
+    return True
+
+
+@user_errors
+def test(
+    name: str = typer.Argument(..., help="Test name (its games go to the study database under it)."),
+    new: Optional[str] = typer.Option(None, "--new", help="The bot to test: a panel bot, a policy, params:FILE "
+                                                          "or a frozen program (as a panel takes)."),
+    base: Optional[str] = typer.Option(None, "--base", help="The bot it must beat (same forms as --new)."),
+    panel: Optional[str] = typer.Option(None, "--panel", help="A gauntlet: both bots against each opponent of this "
+                                                              "panel (or bot names, comma-separated) on the same "
+                                                              "maps and sides, instead of head to head."),
+    elo0: Optional[float] = typer.Option(None, "--elo0", help="H0: the new bot is this many Elo better (default 0)."),
+    elo1: Optional[float] = typer.Option(None, "--elo1", help="H1: this many Elo better (default 5)."),
+    alpha: Optional[float] = typer.Option(None, "--alpha", help="Chance of accepting H1 when H0 holds (default 0.05)."),
+    beta: Optional[float] = typer.Option(None, "--beta", help="Chance of accepting H0 when H1 holds (default 0.05)."),
+    normalized: Optional[bool] = typer.Option(None, "--normalized/--logistic", help="Bounds in normalized Elo "
+                                                                                    "(default: logistic Elo)."),
+    max_games: Optional[int] = typer.Option(None, "--max-games", help="Stop with 'max games reached' after this "
+                                                                      "many games (default 100,000)."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="First map seed (default 5,000,000,000: no study's "
+                                                            "seed bank reaches it)."),
+    batch_pairs: Optional[int] = typer.Option(None, "--batch-pairs", help="Maps per batch: the test looks after "
+                                                                          "each (default 50; 4 with a program)."),
+    turn_ms: Optional[int] = typer.Option(None, "--turn-ms", help="A program's time per turn, ms (default 50)."),
+    first_turn_ms: Optional[int] = typer.Option(None, "--first-turn-ms", help="Its time for the first turn, ms "
+                                                                              "(default 1000)."),
+    time_scale: Optional[float] = typer.Option(None, "--time-scale", help="Programs' time limits x this (default 1)."),
+    storage: Optional[str] = typer.Option(None, "--storage", help=_STORAGE_HELP),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address", help=_RAY_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object as the last line."),
+) -> None:
+    """Is the new bot better? A sequential test (pentanomial GSPRT) of --new against --base on pairs
+    of games, stopped as soon as H1 or H0 is accepted; run it again to carry it on."""
+    from tuning.driver.bottest import TestRunner
+    from tuning.driver.cluster import connect
+    from tuning.driver.programs import check_programs
+    from tuning.storage.database import probe_storage, resolve_url
+    from tuning.results.testreport import test_status, verdict_line
+    from tuning.study.testspec import TestOptions
+    from tuning.storage.teststore import open_test
+
+    options = TestOptions(new=new, base=base, panel=panel, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta,
+                          normalized=normalized, max_games=max_games, seed=seed, batch_pairs=batch_pairs,
+                          turn_ms=turn_ms, first_turn_ms=first_turn_ms, time_scale=time_scale)
+    url = resolve_url(name, option=storage)
+    probe_storage(url)
+    handle = open_test(name, url, options)
+    try:
+        spec = handle.spec
+        status = test_status(handle)
+        if not status["finished"]:
+            workers = connect(ray_address)
+            check_programs(spec.programs, spec.time_scale)  # MERGE(TimeControl): the test's time control
+            verb = "new test" if handle.created else "carrying on"
+            typer.echo(f"test {name} ({verb}): {spec.new.name} against {spec.base.name}"
+                       f"{'' if not spec.gauntlet else ' through ' + ', '.join(o.name for o in spec.opponents)}; "
+                       f"{handle.storage.masked}, {workers} Ray CPUs; {status['games_stored']:,} games stored", err=True)
+            with _Bar(handle) as bar:
+                run = TestRunner(handle, progress=bar).run()
+            if run.interrupted:
+                typer.echo(f"interrupted after {run.games:,} games this run: carry on with  tune test {name}", err=True)
+                raise typer.Exit(130)
+            status = test_status(handle)
+    finally:
+        handle.close()
+    typer.echo(verdict_line(status))
+    if as_json:
+        typer.echo(json.dumps(status))
+
+
+COMMANDS = (test,)

@@ -14,8 +14,9 @@ the same way, through three function-pointer slots of fixed signature (``bots._s
 - turn ``f(state, board, p, mem, rng, out, coefs) -> rows``: the encoded line written to
   ``out`` for player ``p``; ``coefs`` is the coefficient vector in registry order.
 
-So the loop's compiled code holds no bot: a bot's kernels compile (or load from the cache)
-on their own, never into the loop, and only when a game or ``ocean warmup`` asks for them.
+So the loop's compiled code holds no bot (but for the random bot's turn, called directly for
+speed: ``ocean._match``): a bot's kernels compile (or load from the cache) on their own, never
+into the loop, and only when a game or ``ocean warmup`` asks for them.
 
 Derived here: ``POLICIES`` (name -> kind), ``TUNABLE_POLICIES`` (those that read
 coefficients), ``STUDY_POLICIES`` (those a study file may tune), ``WARMUP_POLICIES`` (what

@@ -63,10 +63,10 @@ def _interval(score, low, high) -> str:
 
 
 def _elo(mean, low, high) -> str:
-    """An Elo difference with its interval: +123 [+98, +150]."""
-    def one(x):
-        return "-" if x is None or not math.isfinite(x) else f"{x:+.0f}"
-    return f"{one(mean)} [{one(low)}, {one(high)}]"
+    """An Elo difference with its interval: +123 [+98, +150] (ocean.stats.format_elo)."""
+    from ocean.stats import format_elo
+
+    return format_elo(mean, low, high)
 
 
 # --- progress bars ------------------------------------------------------------------------------

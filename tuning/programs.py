@@ -22,9 +22,10 @@ def check_on_this_node(programs: Sequence, time_scale: float = 1.0) -> list[str]
     """Problems with ``programs`` (``BotSpec``s) on this machine, one line each (empty: all good)."""
     import socket
 
-    from ocean.bots.panel import FingerprintError, check_fingerprint
+    from ocean.fingerprint import FingerprintError, check_frozen
     from ocean.players import open_player
-    from ocean.referee import FIRST_TIMEOUT_MS, first_answer
+    from ocean.referee import first_answer
+    from ocean.timecontrol import TimeControl
 
     host = socket.gethostname()
     if ray.is_initialized():  # in a Ray task: name the node, several may share a host
@@ -34,12 +35,12 @@ def check_on_this_node(programs: Sequence, time_scale: float = 1.0) -> list[str]
     for spec in programs:
         if spec.program.fingerprint is not None:
             try:
-                check_fingerprint(spec)
+                check_frozen(spec)
             except FingerprintError as exc:
                 problems.append(f"node {host}: {exc}")
             continue
         try:
-            player = open_player(spec, _CHECK_SEED)
+            player = open_player(spec, _CHECK_SEED, time=TimeControl(scale=time_scale))
         except OSError as exc:
             problems.append(f"node {host}: the study's program cannot start: {exc.strerror or exc}")
             continue
@@ -47,7 +48,7 @@ def check_on_this_node(programs: Sequence, time_scale: float = 1.0) -> list[str]
             problems.append(f"node {host}: the study's program cannot start: {exc}")
             continue
         try:
-            _, why = first_answer(player, _CHECK_SEED, max(1, round(FIRST_TIMEOUT_MS * time_scale)))
+            _, why = first_answer(player, _CHECK_SEED)
         finally:
             player.close()
         if why is not None:

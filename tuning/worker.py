@@ -117,6 +117,7 @@ def play_batch(params: Mapping[str, float], opponent, seeds: Sequence[int], tria
     cannot be reached from this worker, the rows go back to the driver, which stores them)."""
     from ocean.bots import BotSpec
     from ocean.match import play_pairs
+    from ocean.timecontrol import TimeControl
 
     global _warm
     key = {"trial": trial, "phase": phase, "opponent": opponent.name, "seeds": list(seeds), "driver": driver}
@@ -131,7 +132,7 @@ def play_batch(params: Mapping[str, float], opponent, seeds: Sequence[int], tria
         play_pairs(bot, opponent, seeds[:1], boards[:1])
         _warm = True
     start = time.perf_counter()
-    result = play_pairs(bot, opponent, seeds, boards, time_scale=time_scale)
+    result = play_pairs(bot, opponent, seeds, boards, time=TimeControl(scale=time_scale))
     seconds = time.perf_counter() - start
     rows = result.rows()
     audit(audit_log, "done", games=len(rows), **key)

@@ -18,7 +18,7 @@ from itertools import combinations
 import numpy as np
 
 from ocean.bots import BotSpec
-from ocean.cpus import hold_cpu
+from ocean.cpus import AFFINITY, NONE, PIN, hold_cpu
 from ocean.fingerprint import check_frozen
 from ocean.match import PairResults, play_pairs
 from ocean.stats import elo_estimate, pair_estimate
@@ -43,7 +43,7 @@ def pair_interval(scores: np.ndarray) -> tuple[float, float, float]:
 
 def _play_chunk(args: tuple) -> tuple[int, int, int, PairResults]:
     i, j, lo, a, b, seeds, time, affinity = args
-    with hold_cpu() if affinity else contextlib.nullcontext(None) as cpu:
+    with contextlib.nullcontext(None) if affinity == NONE else hold_cpu(pin=affinity == PIN) as cpu:
         result = play_pairs(a, b, seeds, time=time, cpu=cpu)
     return i, j, lo, result
 
@@ -120,10 +120,11 @@ def _rounded(x: float) -> float | None:
 
 
 def run_arena(bots: list[BotSpec], maps: int, *, seed: int = 1, workers: int = 1, progress: bool = True,
-              time: TimeControl = DEFAULT_TIME, affinity: bool = True) -> dict:
+              time: TimeControl = DEFAULT_TIME, affinity: str = PIN) -> dict:
     """Round robin over ``bots``: every pair of bots plays ``maps`` maps twice (sides
-    swapped). Programs play under ``time`` (a frozen program under its own); with
-    ``affinity`` each task's games run on a CPU it holds. Every frozen bot is checked first
+    swapped). Programs play under ``time`` (a frozen program under its own). ``affinity``
+    (``ocean.cpus.AFFINITY``): ``pin``, each task holds a CPU and its games run on it; ``slot``,
+    each task holds a CPU but its games run anywhere; ``none``. Every frozen bot is checked first
     (``FingerprintError``, one line). Returns {"bots", "games_per_matchup", "seeds", "time",
     "affinity", "matrix", "statistics"}; matrix[a][b] holds a's wins, draws, losses against b,
     its score with the 95% interval and the same in Elo; statistics[bot] its per-game figures,
@@ -133,6 +134,8 @@ def run_arena(bots: list[BotSpec], maps: int, *, seed: int = 1, workers: int = 1
     names = [b.name for b in bots]
     if len(set(names)) != len(names):
         raise ValueError(f"each bot may appear once in an arena, got {', '.join(names)}")
+    if affinity not in AFFINITY:
+        raise ValueError(f"affinity {affinity!r}: choose one of {', '.join(AFFINITY)}")
     for bot in bots:
         check_frozen(bot)  # a frozen bot that changed is never silently scored
     seeds = np.arange(seed, seed + maps, dtype=np.int64)

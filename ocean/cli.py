@@ -264,7 +264,7 @@ def arena(
     first_turn_ms: int = typer.Option(1000, "--first-turn-ms", help=_FIRST_TURN_MS_HELP),
     time_scale: float = typer.Option(1.0, "--time-scale", help=_TIME_SCALE_HELP),
     cwd: Optional[Path] = typer.Option(None, "--cwd", help="Working directory of the cmd: bots (default: the current one)."),
-    no_affinity: bool = typer.Option(False, "--no-affinity", help="Let the games run on any CPU instead of one each (to measure what holding CPUs is worth)."),
+    affinity: str = typer.Option("pin", "--affinity", help="pin: each worker holds a CPU of its own and its games run on it; slot: holds one, its games run anywhere (never more games than CPUs); none: neither."),
 ) -> None:
     """Round robin of paired games: win/draw/loss matrix with 95% intervals and Elo, and per-bot
     statistics (game length, surfaces, torpedo shots and hit rate, mine damage taken,
@@ -285,13 +285,15 @@ def arena(
         _fail(f"--workers must be at least 1, got {workers}")
     if cwd is not None and not cwd.is_dir():
         _fail(f"--cwd {str(cwd)!r} is not a folder")
+    if affinity not in ("pin", "slot", "none"):
+        _fail(f"--affinity {affinity!r}: choose one of pin, slot, none")
     time_control = _time_control(turn_ms, first_turn_ms, time_scale)
     _check_seed(seed)
     _check_seed(seed + (games + 1) // 2 - 1)
     try:
         specs = [resolve_bot(n, cwd=None if cwd is None else str(cwd)) for n in names]
         report = run_arena(specs, (games + 1) // 2, seed=seed, workers=workers, progress=not as_json,
-                           time=time_control, affinity=not no_affinity)
+                           time=time_control, affinity=affinity)
     except (ValueError, OSError) as exc:
         _fail(str(exc))
     if as_json:

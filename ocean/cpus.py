@@ -9,6 +9,11 @@ one node never share a CPU. The holder's thread is pinned to it (the referee, an
 bot it plays through the text door), and each program a game starts is pinned to it right after
 it starts (``pin_process``), before it reads its first input. A lock dies with its process, so a
 killed worker never leaves a CPU held.
+
+Pinning keeps concurrent games apart, but a pinned program cannot move away from another
+user's process on its CPU: on a machine busy with other work, holding a *slot* (the lock, no
+pinning: never more games than CPUs, the kernel places them) may time out less. The arena takes
+either (``AFFINITY``); docs/benchmarks.md measures both.
 """
 from __future__ import annotations
 
@@ -21,9 +26,12 @@ import threading
 import time
 from typing import Iterator
 
-__all__ = ["hold_cpu", "pinned", "pin_process", "usable_cpus", "lock_folder", "ENV_LOCKS"]
+__all__ = ["hold_cpu", "pinned", "pin_process", "usable_cpus", "lock_folder", "ENV_LOCKS", "AFFINITY", "PIN", "SLOT",
+           "NONE"]
 
 ENV_LOCKS = "OCEAN_CPU_LOCKS"  # the folder of the per-CPU lock files (default: under the temp folder)
+PIN, SLOT, NONE = "pin", "slot", "none"  # hold a CPU and run on it; hold one, run anywhere; hold none
+AFFINITY = (PIN, SLOT, NONE)
 _WAIT_S = 0.02  # how often a worker that found every CPU held looks again
 _held = threading.local()  # the CPU this thread holds, for nested holds
 
@@ -67,13 +75,14 @@ def pinned(cpu: int | None) -> Iterator[int | None]:
 
 
 @contextlib.contextmanager
-def hold_cpu(*, wait: bool = True) -> Iterator[int | None]:
+def hold_cpu(*, wait: bool = True, pin: bool = True) -> Iterator[int | None]:
     """Hold one CPU machine-wide for the duration and pin the calling thread to it; yields its
-    number. Waits while every usable CPU is held by another worker (``wait=False``: yields None
-    at once instead, and nothing is pinned). Nested holds in one thread yield the CPU held."""
-    mine = getattr(_held, "cpu", None)
-    if mine is not None:
-        yield mine
+    number (the CPU to pin a game's programs to). Waits while every usable CPU is held by another
+    worker (``wait=False``: yields None at once instead, and nothing is pinned). ``pin=False``
+    holds the CPU as a slot only: the thread is not pinned and None is yielded (run anywhere).
+    Nested holds in one thread yield what the outer one did."""
+    if getattr(_held, "cpu", None) is not None:
+        yield _held.yielded
         return
     folder = lock_folder()
     os.makedirs(folder, mode=0o700, exist_ok=True)
@@ -90,12 +99,12 @@ def hold_cpu(*, wait: bool = True) -> Iterator[int | None]:
             time.sleep(_WAIT_S)
             continue
         break
-    _held.cpu = cpu
+    _held.cpu, _held.yielded = cpu, (cpu if pin else None)
     try:
-        with pinned(cpu):
-            yield cpu
+        with pinned(_held.yielded):
+            yield _held.yielded
     finally:
-        _held.cpu = None
+        _held.cpu = _held.yielded = None
         os.close(fd)  # releases the lock
 
 

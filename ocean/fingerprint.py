@@ -155,14 +155,15 @@ def _key(spec: BotSpec):
             json.dumps(spec.params, sort_keys=True))
 
 
-def check_frozen(spec: BotSpec) -> None:
+def check_frozen(spec: BotSpec, *, fresh: bool = False) -> None:
     """Refuse (``FingerprintError``, one line naming the bot) a frozen bot that is not the bot
     it was frozen as: an in-process bot whose lines or stored coefficients changed, or whose
     policy is not frozen; a program whose lines (or, if not reproducible, whose files) changed,
     that vanished or cannot start. Bots that are not frozen pass. Each frozen bot is checked
-    once per process."""
+    once per process (a worker before its first game with it); ``fresh`` checks it again (a
+    long-lived process checking before a study starts or resumes: the files may have changed)."""
     key = _key(spec)
-    if key is None or key in _checked:
+    if key is None or (key in _checked and not fresh):
         return
     if spec.is_program:
         _check_program(spec)

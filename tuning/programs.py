@@ -35,7 +35,7 @@ def check_on_this_node(programs: Sequence, time_scale: float = 1.0) -> list[str]
     for spec in programs:
         if spec.program.fingerprint is not None:
             try:
-                check_frozen(spec)
+                check_frozen(spec, fresh=True)  # Ray workers live on: never a cached answer here
             except FingerprintError as exc:
                 problems.append(f"node {host}: {exc}")
             continue

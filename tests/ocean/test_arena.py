@@ -105,10 +105,13 @@ def test_any_command_line_plays_in_the_arena_through_the_referee(tmp_path):
     told = [json.loads(line) for line in log.read_text().splitlines()]
     assert len(told) == 4 and {t["turn_ms"] for t in told} == {12}
     assert all(len(t["cpus"]) == 1 for t in told) and len({t["cpus"][0] for t in told}) >= 1  # each on one CPU
-    free = _ocean("--bots", f"{cmd},random", "--games", "2", "--no-affinity", "--json")
+    for mode in ("slot", "none"):  # a CPU held but the games run anywhere; no CPU held
+        free = _ocean("--bots", f"{cmd},random", "--games", "2", "--affinity", mode, "--json")
+        assert json.loads(free.stdout.splitlines()[-1])["affinity"] == mode
     told = [json.loads(line) for line in log.read_text().splitlines()][4:]
-    assert json.loads(free.stdout.splitlines()[-1])["affinity"] is False
-    assert all(len(t["cpus"]) > 1 for t in told) or len(os.sched_getaffinity(0)) == 1
+    assert len(told) == 4 and (all(len(t["cpus"]) > 1 for t in told) or len(os.sched_getaffinity(0)) == 1)
+    bad = _ocean("--bots", f"{cmd},random", "--games", "2", "--affinity", "all", check=False)
+    assert bad.returncode == 2 and "choose one of pin, slot, none" in bad.stderr
 
 
 def test_a_command_bot_runs_in_its_folder_and_takes_no_parameters(tmp_path):

@@ -103,3 +103,27 @@ def test_a_program_runs_on_the_cpu_it_was_given_from_its_start(tmp_path):
         assert os.sched_getaffinity(0) == before
     assert result.errors == [(None, None)] * 2
     assert [json.loads(line)["cpus"] for line in log.read_text().splitlines()] == [[held], [held]]
+
+
+def test_a_slot_is_held_without_pinning():
+    import threading
+
+    before = os.sched_getaffinity(0)
+    got, ready, release = [], threading.Barrier(len(usable_cpus()) + 1), threading.Event()
+
+    def other():
+        with hold_cpu(wait=False) as cpu:
+            got.append(cpu)
+            ready.wait(30)
+            release.wait(30)
+
+    with hold_cpu(pin=False) as slot:
+        assert slot is None and os.sched_getaffinity(0) == before  # its games run anywhere...
+        threads = [threading.Thread(target=other) for _ in usable_cpus()]
+        for t in threads:
+            t.start()
+        ready.wait(30)
+        assert sorted(c is None for c in got) == [False] * (len(threads) - 1) + [True]  # ...but it holds one
+        release.set()
+        for t in threads:
+            t.join(30)

@@ -149,3 +149,15 @@ def test_bad_program_panel_entries_are_one_line(user_panels, tmp_path, args, wor
     assert added.returncode == 2
     assert words in added.stderr and len(added.stderr.strip().splitlines()) == 1, added.stderr
     assert not user_panels.exists()
+
+
+def test_a_process_checks_a_frozen_program_once_unless_asked_afresh(user_panels, knob_copy):
+    command = f"{sys.executable} knob.py --skill 0.9 --seed {{game_seed}}"
+    assert _ocean("panel", "add", "onceknob-v1", "--command", command, "--cwd", str(knob_copy)).returncode == 0
+    reload_panels()
+    spec = resolve_bot("onceknob-v1")
+    check_frozen(spec)
+    (knob_copy / "knob.py").write_text("import sys\nprint('7 7')\n")
+    check_frozen(spec)  # a worker checks each frozen bot once: the answer is kept
+    with pytest.raises(FingerprintError, match="onceknob-v1"):
+        check_frozen(spec, fresh=True)  # before a study starts or resumes: checked again

@@ -135,7 +135,8 @@ def resolve_bot(name: str, *, cwd: str | None = None) -> BotSpec:
     bots = panel_bots()
     full = name if name in bots else latest_version(name)
     if full is None:
-        raise ValueError(f"unknown bot {name!r}; choose one of: {', '.join(known_bot_names())}, or params:FILE")
+        raise ValueError(f"unknown bot {name!r}; choose one of: {', '.join(known_bot_names())}, params:FILE "
+                         "or cmd:COMMAND")
     bot = bots[full]
     if bot["policy"] == PROGRAM:
         return BotSpec(full, PROGRAM, {}, bot["program"])

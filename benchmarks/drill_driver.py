@@ -71,7 +71,7 @@ class AuditedPool(BatchPool):
         if not self.log:
             return super()._start(batch, params, url, study)
         return _audited_task.remote(self.log, self.driver, params, batch.opponent, list(batch.seeds), batch.trial,
-                                    batch.phase, self.bot_for(batch), self.time_scale, url, study)
+                                    batch.phase, self.bot_for(batch), self.time_control, url, study)
 
 
 def _audited_pool():
@@ -79,7 +79,7 @@ def _audited_pool():
     log = os.environ.get(BATCH_LOG_ENV) or None
 
     def pool(handle, workers: int) -> AuditedPool:
-        return AuditedPool(workers + 1, bot=handle.bot, time_scale=handle.spec.timeout_scale,
+        return AuditedPool(workers + 1, bot=handle.bot, time_control=handle.spec.time_control,
                            store=handle.batch_store(), log=log)
 
     return pool

@@ -311,6 +311,7 @@ def run_programs_bench(command: str, *, games: int = 40, progress: bool = True) 
     program's share of those games' wall time."""
     from ocean.bots import BotSpec, ProgramSpec, resolve_bot
     from ocean.match import play_pairs
+    from ocean.timecontrol import TimeControl
 
     program = BotSpec("program", "program", {}, ProgramSpec(command))
     seeds = np.arange(1, max(1, games // 2) + 1, dtype=np.int64)
@@ -332,9 +333,9 @@ def run_programs_bench(command: str, *, games: int = 40, progress: bool = True) 
     figures["referee_turns_timed"] = turns
     for label, (a, b) in (("in_process_vs_program", (resolve_bot("tunable"), program)),
                           ("program_vs_program", (program, program))):
-        play_pairs(a, b, seeds[:1], time_scale=10)  # the program's own first start (disk cache)
+        play_pairs(a, b, seeds[:1], time=TimeControl(scale=10))  # the program's own first start (disk cache)
         start = time.perf_counter()
-        result = play_pairs(a, b, seeds, time_scale=10)
+        result = play_pairs(a, b, seeds, time=TimeControl(scale=10))
         elapsed = time.perf_counter() - start
         disqualified = sum(1 for e in result.errors if e != (None, None))
         figures[label] = {"games_per_s": round(len(result) / elapsed, 2),

@@ -175,7 +175,7 @@ def run_methods(*, study: Path, methods: Sequence[Method], budgets: Sequence[int
     runs_file = out / "runs.jsonl"
     done = {(r["method"], r["trials"], r["repeat"]) for r in _done_runs(runs_file)}
     cpus = connect(ray_address)
-    pool = BatchPool(cpus + 1, bot=study_bot(base_spec), time_scale=base_spec.timeout_scale)
+    pool = BatchPool(cpus + 1, bot=study_bot(base_spec), time_control=base_spec.time_control)
     plan = [(m, b, r) for b in budgets for r in range(1, repeats + 1) for m in methods
             if (m.name, b, r) not in done]
     log(f"{len(plan)} runs to play ({len(done)} already in {runs_file}); choosing on {choose['seeds']['count']} "
@@ -218,7 +218,7 @@ def rescore_pruned(*, study: Path, out: Path, per_run: int, games: int | None = 
     _, report_seeds, _ = _held_out_halves(base, games)
     path = out / "pruned.jsonl"
     done = {(r["run"], r["trial"]) for r in _done_runs(path)}
-    pool = BatchPool(connect(ray_address) + 1, bot=study_bot(base_spec), time_scale=base_spec.timeout_scale)
+    pool = BatchPool(connect(ray_address) + 1, bot=study_bot(base_spec), time_control=base_spec.time_control)
     for run in _done_runs(out / "runs.jsonl"):
         if run["method"].endswith("-noprune") or not run.get("pruned"):
             continue

@@ -10,6 +10,12 @@ Each program runs in its own process group so that :meth:`BotProcess.close`
 can kill everything it started (helpers, ``sh`` wrappers, ...) with a single
 ``killpg``. A descendant that moves itself to another group or session
 (``setsid``) escapes this; we accept that.
+
+The clock of an answer measures the program's own answer: it starts when the
+program has its whole input (when the pipe took the last byte of what
+:meth:`BotProcess.send` was given), not when we started waiting, and each
+answer's time is kept (:attr:`BotProcess.answer_ms`) so a caller can see how
+close to its limit a program runs.
 """
 
 from __future__ import annotations
@@ -29,6 +35,9 @@ _READ_CHUNK = 65536
 # After SIGKILL a process dies almost at once; this only guards against a child
 # stuck in uninterruptible sleep, so close() can never hang a whole batch.
 _REAP_TIMEOUT_S = 5.0
+# How long a program may leave its input untaken before it is timed out: far beyond any answer
+# limit (the input of a turn is a few hundred bytes; a full pipe means the program stopped reading).
+_INPUT_GUARD_S = 5.0
 
 
 class BotTimeout(Exception):
@@ -60,10 +69,13 @@ class BotProcess:
     :class:`FileNotFoundError` when the program (or ``cwd``, or the
     directory of ``stderr_path``) does not exist, and :class:`PermissionError`
     when the program is not executable.
+
+    ``cpu``: run the program on that CPU only (``ocean.cpus``), set right after
+    it starts, before it reads its first input.
     """
 
     def __init__(self, command: str | list[str], *, cwd: str | None = None, stderr_path: str | None = None,
-                 env: dict[str, str] | None = None):
+                 env: dict[str, str] | None = None, cpu: int | None = None):
         # Set first so close()/__del__ work even if the constructor fails below.
         self._proc: subprocess.Popen[bytes] | None = None
         self._closed = True
@@ -131,6 +143,10 @@ class BotProcess:
         self._proc = proc
         self._closed = False
         self._pid = proc.pid
+        if cpu is not None:
+            from ocean.cpus import pin_process
+
+            pin_process(proc.pid, cpu)
         assert proc.stdin is not None and proc.stdout is not None
         self._in_fd = proc.stdin.fileno()
         self._out_fd = proc.stdout.fileno()
@@ -150,6 +166,10 @@ class BotProcess:
         self._watching_in = False
         self._exited = False
         self._returncode: int | None = None
+        # When the input sent last was wholly taken by the pipe (None: nothing sent since the
+        # last answer, or some of it still waits in _pending): the next answer's clock start.
+        self._input_taken: float | None = None
+        self.answer_ms: list[float] = []  # the time of each answer read, in ms
 
     # ------------------------------------------------------------------ input
 
@@ -165,10 +185,11 @@ class BotProcess:
         if self._closed or self._stdin_broken:
             return
         self._pending += "".join(line + "\n" for line in lines).encode("utf-8")
+        self._input_taken = None
         self._flush_pending()
 
     def _flush_pending(self) -> None:
-        """Write as much pending input as the pipe takes right now."""
+        """Write as much pending input as the pipe takes right now; note when it took the last byte."""
         while self._pending and not self._stdin_broken:
             try:
                 written = os.write(self._in_fd, self._pending)
@@ -179,25 +200,43 @@ class BotProcess:
                 self._pending.clear()
                 return
             del self._pending[:written]
+            if not self._pending:
+                self._input_taken = time.monotonic()
 
     # ----------------------------------------------------------------- output
 
     def read_line(self, timeout_ms: int) -> str:
         """Return the bot's next output line, without ``"\\n"`` or a final ``"\\r"``.
 
-        Waits at most ``timeout_ms`` milliseconds from the call; a line already
-        buffered is returned at once, even with a zero timeout. Raises
+        The first read after :meth:`send` waits at most ``timeout_ms``
+        milliseconds from the moment the program had its whole input (the pipe
+        took it; a program that leaves its input untaken for seconds times out
+        too); a later read without new input waits from the call. A line
+        already buffered is returned at once, even with a zero timeout. Raises
         :class:`BotTimeout` if no complete line arrived in time (a partial line
         is kept for the next call) and :class:`BotClosed` if the program
         exited or closed its stdout first. Invalid UTF-8 is replaced by U+FFFD.
+        The answer's time (from that start to the line) is appended to
+        :attr:`answer_ms`.
         """
+        start = self._input_taken if self._input_taken is not None else time.monotonic()
         line = self._take_line()
         if line is not None:
+            self._answered(start)
             return line
         if self._closed:
             raise BotClosed("bot process was closed")
-        deadline = time.monotonic() + max(timeout_ms, 0) / 1000.0
+        limit = max(timeout_ms, 0) / 1000.0
+        waiting_for_input = bool(self._pending) and not self._stdin_broken
+        # While the pipe has not taken the whole input the clock has not started; a program that
+        # takes none for _INPUT_GUARD_S (or its limit, if longer) is timed out all the same.
+        deadline = start + (max(limit, _INPUT_GUARD_S) if waiting_for_input else limit)
         while True:
+            if waiting_for_input and (not self._pending or self._stdin_broken):
+                # The pipe took the rest of the input just now: the clock starts here.
+                waiting_for_input = False
+                start = self._input_taken if self._input_taken is not None else time.monotonic()
+                deadline = start + limit
             if self._eof:
                 raise BotClosed(self._closed_message("closed its stdout"))
             if self._exited:
@@ -206,6 +245,7 @@ class BotProcess:
                 self._drain(deadline)
                 line = self._take_line()
                 if line is not None:
+                    self._answered(start)
                     return line
                 raise BotClosed(self._closed_message("exited"))
 
@@ -224,6 +264,7 @@ class BotProcess:
                 self._read_chunk()
                 line = self._take_line()
                 if line is not None:
+                    self._answered(start)
                     return line
             if self._in_fd in ready:
                 self._flush_pending()
@@ -231,6 +272,11 @@ class BotProcess:
                 self._exited = True
             if time.monotonic() >= deadline and not self._eof and not self._exited:
                 raise BotTimeout(f"no complete line within {timeout_ms} ms")
+
+    def _answered(self, start: float) -> None:
+        """Keep the time of the answer just read; the next read's clock starts at its call."""
+        self.answer_ms.append(max(0.0, (time.monotonic() - start) * 1000.0))
+        self._input_taken = None
 
     def _poll(self, timeout_ms: int) -> set[int]:
         """File descriptors (stdout, stdin, pidfd) that are ready."""

@@ -1,12 +1,16 @@
-"""``ocean arena``: a round robin of paired games between in-process bots, with a
-win/draw/loss matrix, 95% intervals and per-bot statistics.
+"""``ocean arena``: a round robin of paired games between bots (in-process bots and programs
+alike), with a win/draw/loss matrix, 95% intervals, Elo and per-bot statistics.
 
 Every matchup plays the same maps (seeds ``seed .. seed + maps - 1``), each twice with
-sides swapped. A pair of games is the independent unit: intervals are over pair scores.
+sides swapped. A pair of games is the independent unit: intervals are over pair scores
+(``ocean.stats``). Games with a program are refereed as in studies, under the arena's time
+control (a frozen program keeps its own); each task holds a CPU of its own for its games
+(``ocean.cpus.hold_cpu``), so concurrent games never steal each other's time. Every frozen bot
+is checked (``ocean.fingerprint.check_frozen``) before anything is played.
 """
 from __future__ import annotations
 
-import math
+import contextlib
 import os
 from concurrent.futures import ProcessPoolExecutor
 from itertools import combinations
@@ -14,32 +18,34 @@ from itertools import combinations
 import numpy as np
 
 from ocean.bots import BotSpec
+from ocean.cpus import AFFINITY, NONE, PIN, hold_cpu
+from ocean.fingerprint import check_frozen
 from ocean.match import PairResults, play_pairs
+from ocean.stats import elo_estimate, pair_estimate
+from ocean.timecontrol import DEFAULT_TIME, TimeControl
 
-__all__ = ["run_arena", "pair_interval", "BOT_STAT_NAMES"]
+__all__ = ["run_arena", "pair_interval", "BOT_STAT_NAMES", "default_workers"]
 
 BOT_STAT_NAMES = ("game_turns", "surfaces", "torpedoes", "torpedo_hit_rate", "damage_dealt",
                   "mine_damage_taken", "torpedo_damage_taken", "self_damage", "silences", "mines",
-                  "triggers", "sonars")
-_CHUNK = 25  # maps per task: small enough for a smooth progress bar
+                  "triggers", "sonars", "disqualified", "first_answer_max_ms", "answer_max_ms", "answer_mean_ms")
+_CHUNK = 25  # maps per task between in-process bots: small enough for a smooth progress bar
+_PROGRAM_CHUNK = 1  # maps per task with a program: a game costs seconds, tasks stay short
 
 
 def pair_interval(scores: np.ndarray) -> tuple[float, float, float]:
     """Mean score and 95% interval from per-game scores in pair order (2i, 2i+1): the
-    pairs are independent, the two games of a pair are not."""
-    pairs = scores.reshape(-1, 2).mean(axis=1)
-    n = len(pairs)
-    mean = float(pairs.mean()) if n else 0.0
-    if n < 2:
-        return mean, 0.0, 1.0
-    half = 1.96 * float(pairs.std(ddof=1)) / math.sqrt(n)
-    return mean, max(0.0, mean - half), min(1.0, mean + half)
+    pairs are independent, the two games of a pair are not (``ocean.stats.pair_estimate``:
+    Wilson's interval where the pairs show no spread)."""
+    e = pair_estimate(scores)
+    return (0.0 if e.n == 0 else e.mean), e.low, e.high
 
 
-def _play_chunk(args: tuple) -> tuple[int, int, int, np.ndarray, np.ndarray]:
-    i, j, lo, a, b, seeds = args
-    result = play_pairs(a, b, seeds)
-    return i, j, lo, result.table, result.seeds
+def _play_chunk(args: tuple) -> tuple[int, int, int, PairResults]:
+    i, j, lo, a, b, seeds, time, affinity = args
+    with contextlib.nullcontext(None) if affinity == NONE else hold_cpu(pin=affinity == PIN) as cpu:
+        result = play_pairs(a, b, seeds, time=time, cpu=cpu)
+    return i, j, lo, result
 
 
 def _warm_up() -> None:
@@ -48,75 +54,124 @@ def _warm_up() -> None:
     play_pairs(resolve_bot("tunable"), resolve_bot("random"), [1])
 
 
+_SUMMED = ("surfaces", "torpedoes", "damage_dealt", "mine_damage_taken", "torpedo_damage_taken", "self_damage",
+           "silences", "mines", "triggers", "sonars")
+
+
 class _Tally:
     """Per-bot sums over every game it played."""
 
     def __init__(self, names: list[str]):
-        self.sums = {name: {k: 0.0 for k in BOT_STAT_NAMES} for name in names}
+        self.sums = {name: {k: 0.0 for k in ("game_turns", "torpedo_hits", *_SUMMED)} for name in names}
         self.games = {name: 0 for name in names}
+        self.disqualified = {name: 0 for name in names}
+        self.first_error = {name: None for name in names}
+        # a program's answers: the longest first answer and later answer, their sum and count
+        self.answers = {name: None for name in names}
 
     def add(self, name: str, result: PairResults, bot: int) -> None:
         s = result.stats(bot)
         t = self.sums[name]
         t["game_turns"] += float(result.table[:, 5].sum())
-        for key in ("surfaces", "torpedoes", "damage_dealt", "mine_damage_taken", "torpedo_damage_taken",
-                    "self_damage", "silences", "mines", "triggers", "sonars"):
+        for key in _SUMMED:
             t[key] += float(s[key].sum())
-        t["torpedo_hit_rate"] += float(s["torpedo_hits"].sum())  # divided by torpedoes at the end
+        t["torpedo_hits"] += float(s["torpedo_hits"].sum())
         self.games[name] += len(result)
+        for game in range(len(result)):
+            why = result.error(game, bot)
+            if why:
+                self.disqualified[name] += 1
+                self.first_error[name] = self.first_error[name] or why
+            times = result.answers(game, bot)
+            if times:
+                first, longest, total, count = self.answers[name] or (0.0, 0.0, 0.0, 0)
+                later = times["answers"] - 1
+                self.answers[name] = (max(first, times["first"]), max(longest, times["max"] or 0.0),
+                                      total + (times["mean"] or 0.0) * later, count + later)
 
     def report(self) -> dict:
         out = {}
         for name, t in self.sums.items():
             g = max(self.games[name], 1)
-            row = {k: round(v / g, 3) for k, v in t.items() if k != "torpedo_hit_rate"}
-            row["torpedo_hit_rate"] = round(t["torpedo_hit_rate"] / t["torpedoes"], 3) if t["torpedoes"] else None
+            row = {k: round(t[k] / g, 3) for k in ("game_turns", *_SUMMED)}
+            row["torpedo_hit_rate"] = round(t["torpedo_hits"] / t["torpedoes"], 3) if t["torpedoes"] else None
             row["games"] = self.games[name]
+            row["disqualified"] = self.disqualified[name]
+            answers = self.answers[name]
+            row["first_answer_max_ms"] = None if answers is None else round(answers[0], 1)
+            row["answer_max_ms"] = None if answers is None or not answers[3] else round(answers[1], 1)
+            row["answer_mean_ms"] = None if answers is None or not answers[3] else round(answers[2] / answers[3], 2)
             out[name] = {k: row[k] for k in ("games",) + BOT_STAT_NAMES}
+            out[name]["first_error"] = self.first_error[name]
         return out
 
 
-def run_arena(bots: list[BotSpec], maps: int, *, seed: int = 1, workers: int = 1, progress: bool = True) -> dict:
+def _joined(parts: list[PairResults]) -> PairResults:
+    """One matchup's chunks as one result."""
+    refereed = parts[0].errors is not None
+    return PairResults(np.concatenate([p.seeds for p in parts]), np.concatenate([p.table for p in parts]),
+                       sum(p.player_turns for p in parts),
+                       errors=[e for p in parts for e in p.errors] if refereed else None,
+                       answer_ms=[t for p in parts for t in p.answer_ms] if refereed else None)
+
+
+def _rounded(x: float) -> float | None:
+    return None if not np.isfinite(x) else round(float(x), 1)
+
+
+def run_arena(bots: list[BotSpec], maps: int, *, seed: int = 1, workers: int = 1, progress: bool = True,
+              time: TimeControl = DEFAULT_TIME, affinity: str = PIN) -> dict:
     """Round robin over ``bots``: every pair of bots plays ``maps`` maps twice (sides
-    swapped). Returns {"bots", "games_per_matchup", "matrix", "statistics"}; matrix[a][b]
-    holds a's wins, draws, losses against b, its score and the 95% interval."""
+    swapped). Programs play under ``time`` (a frozen program under its own). ``affinity``
+    (``ocean.cpus.AFFINITY``): ``pin``, each task holds a CPU and its games run on it; ``slot``,
+    each task holds a CPU but its games run anywhere; ``none``. Every frozen bot is checked first
+    (``FingerprintError``, one line). Returns {"bots", "games_per_matchup", "seeds", "time",
+    "affinity", "matrix", "statistics"}; matrix[a][b] holds a's wins, draws, losses against b,
+    its score with the 95% interval and the same in Elo; statistics[bot] its per-game figures,
+    disqualifications and, for a program, its answer times in ms."""
     from rich.progress import Progress
 
     names = [b.name for b in bots]
     if len(set(names)) != len(names):
         raise ValueError(f"each bot may appear once in an arena, got {', '.join(names)}")
+    if affinity not in AFFINITY:
+        raise ValueError(f"affinity {affinity!r}: choose one of {', '.join(AFFINITY)}")
+    for bot in bots:
+        check_frozen(bot)  # a frozen bot that changed is never silently scored
     seeds = np.arange(seed, seed + maps, dtype=np.int64)
     tasks = []
     for i, j in combinations(range(len(bots)), 2):
-        for lo in range(0, maps, _CHUNK):
-            tasks.append((i, j, lo, bots[i], bots[j], seeds[lo:lo + _CHUNK]))
-    tables = {}
+        chunk = _PROGRAM_CHUNK if bots[i].is_program or bots[j].is_program else _CHUNK
+        for lo in range(0, maps, chunk):
+            tasks.append((i, j, lo, bots[i], bots[j], seeds[lo:lo + chunk], time, affinity))
+    results = {}
     with Progress(disable=not progress, transient=True) as bar:
-        task = bar.add_task(f"{len(names)} bots, {maps} maps per matchup", total=len(tasks) * 2 * _CHUNK)
+        task = bar.add_task(f"{len(names)} bots, {maps} maps per matchup", total=sum(2 * len(t[5]) for t in tasks))
         if workers > 1:
             with ProcessPoolExecutor(max_workers=workers, initializer=_warm_up) as pool:
-                for i, j, lo, table, chunk_seeds in pool.map(_play_chunk, tasks):
-                    tables[(i, j, lo)] = PairResults(chunk_seeds, table, 0)
-                    bar.update(task, advance=len(table))
+                for i, j, lo, result in pool.map(_play_chunk, tasks):
+                    results.setdefault((i, j), []).append(result)
+                    bar.update(task, advance=len(result))
         else:
             for t in tasks:
-                i, j, lo, table, chunk_seeds = _play_chunk(t)
-                tables[(i, j, lo)] = PairResults(chunk_seeds, table, 0)
-                bar.update(task, advance=len(table))
+                i, j, lo, result = _play_chunk(t)
+                results.setdefault((i, j), []).append(result)
+                bar.update(task, advance=len(result))
     matrix = {a: {} for a in names}
     tally = _Tally(names)
     for i, j in combinations(range(len(bots)), 2):
-        parts = [tables[(i, j, lo)] for lo in range(0, maps, _CHUNK)]
-        result = PairResults(np.concatenate([p.seeds for p in parts]), np.concatenate([p.table for p in parts]), 0)
+        result = _joined(results[(i, j)])
         tally.add(names[i], result, 0)
         tally.add(names[j], result, 1)
         score = result.score_a()
         for a, b, s in ((names[i], names[j], score), (names[j], names[i], 1.0 - score)):
-            mean, low, high = pair_interval(s)
+            e = pair_estimate(s)
+            rating = elo_estimate(e)
             matrix[a][b] = {"wins": int((s == 1).sum()), "draws": int((s == 0.5).sum()), "losses": int((s == 0).sum()),
-                            "score": round(mean, 4), "ci95": [round(low, 4), round(high, 4)]}
+                            "score": round(e.mean, 4), "ci95": [round(e.low, 4), round(e.high, 4)],
+                            "elo": [_rounded(rating.mean), _rounded(rating.low), _rounded(rating.high)]}
     return {"bots": names, "games_per_matchup": 2 * maps, "seeds": [int(seed), int(seed + maps - 1)],
-            "matrix": matrix, "statistics": tally.report()}
+            "time": time.as_json(), "affinity": affinity, "matrix": matrix, "statistics": tally.report()}
 
 
 def default_workers() -> int:

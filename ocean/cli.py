@@ -74,31 +74,64 @@ def _print_verdict(verdict: dict, as_json: bool) -> None:
     for p, why in enumerate(verdict["disqualified"]):
         if why:
             typer.echo(f"player {p} disqualified: {why}")
+    for p, times in enumerate(verdict.get("answer_ms") or ()):
+        if times:
+            rest = "" if times["max"] is None else f", then longest {times['max']} ms, mean {times['mean']} ms"
+            typer.echo(f"player {p} answered in {times['first']} ms first{rest}")
+
+
+def _time_control(turn_ms: int, first_turn_ms: int, time_scale: float):
+    """The time control of --turn-ms, --first-turn-ms and --time-scale, or one line saying why not."""
+    import math
+
+    from ocean.constants import MAX_TIME_SCALE
+    from ocean.timecontrol import TimeControl
+
+    for flag, value in (("--turn-ms", turn_ms), ("--first-turn-ms", first_turn_ms)):
+        if value < 1:
+            _fail(f"{flag} is a whole number of milliseconds, at least 1, got {value}")
+    if not (math.isfinite(time_scale) and 0 < time_scale <= MAX_TIME_SCALE):
+        _fail(f"--time-scale must be above 0 and at most {MAX_TIME_SCALE:g}, got {time_scale:g}")
+    return TimeControl(turn_ms, first_turn_ms, time_scale)
+
+
+_TURN_MS_HELP = "Milliseconds a program is told it has per answer ({turn_ms}); CodinGame's: 50."
+_FIRST_TURN_MS_HELP = "Milliseconds a program is told it has for its first answer ({first_turn_ms}); CodinGame's: 1000."
+_TIME_SCALE_HELP = ("The limits enforced are the times told x this (a slower or loaded machine than "
+                    "CodinGame's); at most 100.")
 
 
 @app.command()
 def referee(
     seed: int = typer.Option(..., "--seed", help=_SEED_HELP),
-    p0: str = typer.Option(..., "--p0", help="Command of player 0 (split like a shell would, run without one)."),
+    p0: str = typer.Option(..., "--p0", help="Command of player 0 (split like a shell would, run without one; {game_seed}, {turn_ms} and {first_turn_ms} are filled in)."),
     p1: str = typer.Option(..., "--p1", help="Command of player 1."),
     as_json: bool = typer.Option(False, "--json", help="Print the verdict as one JSON object on the last line."),
     replay: Optional[Path] = typer.Option(None, "--replay", help="Write the whole game as JSON to this file."),
-    first_timeout: int = typer.Option(1000, "--first-timeout", help="Milliseconds allowed for the first answer."),
-    timeout: int = typer.Option(50, "--timeout", help="Milliseconds allowed for every later answer."),
+    turn_ms: int = typer.Option(50, "--turn-ms", help=_TURN_MS_HELP),
+    first_turn_ms: int = typer.Option(1000, "--first-turn-ms", help=_FIRST_TURN_MS_HELP),
+    time_scale: float = typer.Option(1.0, "--time-scale", help=_TIME_SCALE_HELP),
 ) -> None:
     """Play two CodinGame programs against each other with the exact rules."""
+    from ocean.bots.external import RESERVED, ProgramSpec
     from ocean.referee import referee_game
 
     seed = _check_seed(seed)
-    if first_timeout <= 0 or timeout <= 0:
-        _fail("--first-timeout and --timeout are milliseconds and must be positive")
+    time_control = _time_control(turn_ms, first_turn_ms, time_scale)
     for name, command in (("--p0", p0), ("--p1", p1)):
         try:
             if not shlex.split(command):
                 _fail(f"{name} is empty; give the command that runs the program")
         except ValueError as exc:
             _fail(f"{name} cannot be split into words ({exc}); check its quotes")
-        if _runs_ocean_bot(command) and first_timeout < 10000:  # longer: the user allows a compile
+        try:
+            unknown = ProgramSpec(command).placeholders() - set(RESERVED)
+        except ValueError as exc:
+            _fail(f"{name}: {exc}")
+        if unknown:
+            _fail(f"{name}: no value for {', '.join('{' + n + '}' for n in sorted(unknown))}; the referee fills in "
+                  "{game_seed}, {turn_ms} and {first_turn_ms} (write {{ and }} for literal braces)")
+        if _runs_ocean_bot(command) and time_control.first_limit_ms < 10000:  # longer: the user allows a compile
             from ocean.warmup import program_is_compiled
 
             kind = _ocean_bot_kind(command)
@@ -108,11 +141,11 @@ def referee(
                 _fail(f"{name} runs `ocean bot`, which is not compiled for this version yet and would time out "
                       f"on its first answer: run `{_warmup_command(kind)}` once (about a minute), then play")
     try:
-        verdict, data = referee_game(seed, (p0, p1), first_timeout_ms=first_timeout, timeout_ms=timeout)
+        verdict, data = referee_game(seed, (p0, p1), time=time_control)
     except (FileNotFoundError, PermissionError, ValueError) as exc:
         _fail(str(exc))
     _write_replay(replay, data)
-    _print_verdict(verdict, as_json)
+    _print_verdict({**verdict, "answer_ms": data["answer_ms"]}, as_json)
 
 
 @app.command()
@@ -222,34 +255,45 @@ def bot(
 
 @app.command()
 def arena(
-    bots: str = typer.Option(..., "--bots", help="Comma-separated bots: panel names (hunter-v1, your programs, ...), random, chaser, tunable, params:FILE."),
+    bots: str = typer.Option(..., "--bots", help="Comma-separated bots: panel names (hunter-v1, your programs, ...), random, chaser, tunable, params:FILE, or any command line as cmd:\"CMD\" ({game_seed}, {turn_ms} and {first_turn_ms} are filled in)."),
     games: int = typer.Option(200, "--games", help="Games per matchup (maps x 2: each map is played with sides swapped)."),
-    workers: int = typer.Option(1, "--workers", help="Processes playing at once."),
+    workers: int = typer.Option(1, "--workers", help="Processes playing at once, each on a CPU of its own."),
     seed: int = typer.Option(1, "--seed", help="First map seed; matchups all play seeds seed .. seed + games/2 - 1."),
     as_json: bool = typer.Option(False, "--json", help="Print the matrix and statistics as one JSON object on the last line."),
+    turn_ms: int = typer.Option(50, "--turn-ms", help=_TURN_MS_HELP + " Frozen programs keep their own."),
+    first_turn_ms: int = typer.Option(1000, "--first-turn-ms", help=_FIRST_TURN_MS_HELP),
+    time_scale: float = typer.Option(1.0, "--time-scale", help=_TIME_SCALE_HELP),
+    cwd: Optional[Path] = typer.Option(None, "--cwd", help="Working directory of the cmd: bots (default: the current one)."),
+    affinity: str = typer.Option("pin", "--affinity", help="pin: each worker holds a CPU of its own and its games run on it; slot: holds one, its games run anywhere (never more games than CPUs); none: neither."),
 ) -> None:
-    """Round robin of paired games: win/draw/loss matrix with 95% intervals and per-bot
+    """Round robin of paired games: win/draw/loss matrix with 95% intervals and Elo, and per-bot
     statistics (game length, surfaces, torpedo shots and hit rate, mine damage taken,
-    silences, ...)."""
+    silences, ..., disqualifications and a program's answer times). Programs (frozen panel
+    programs, cmd: bots) are refereed as in studies."""
     from ocean.arena import run_arena
-    from ocean.bots import resolve_bot
+    from ocean.bots import resolve_bot, split_bot_names
 
-    names = [b.strip() for b in bots.split(",") if b.strip()]
+    try:
+        names = split_bot_names(bots)
+    except ValueError as exc:
+        _fail(f"--bots: {exc}")
     if len(names) < 2:
         _fail(f"--bots needs at least two bots separated by commas, got {bots!r}")
     if games < 2:
         _fail(f"--games must be at least 2 (one map, both sides), got {games}")
     if workers < 1:
         _fail(f"--workers must be at least 1, got {workers}")
+    if cwd is not None and not cwd.is_dir():
+        _fail(f"--cwd {str(cwd)!r} is not a folder")
+    if affinity not in ("pin", "slot", "none"):
+        _fail(f"--affinity {affinity!r}: choose one of pin, slot, none")
+    time_control = _time_control(turn_ms, first_turn_ms, time_scale)
     _check_seed(seed)
     _check_seed(seed + (games + 1) // 2 - 1)
-    from ocean.bots.panel import check_fingerprint
-
     try:
-        specs = [resolve_bot(n) for n in names]
-        for spec in specs:
-            check_fingerprint(spec)  # a frozen program that changed is never silently scored
-        report = run_arena(specs, (games + 1) // 2, seed=seed, workers=workers, progress=not as_json)
+        specs = [resolve_bot(n, cwd=None if cwd is None else str(cwd)) for n in names]
+        report = run_arena(specs, (games + 1) // 2, seed=seed, workers=workers, progress=not as_json,
+                           time=time_control, affinity=affinity)
     except (ValueError, OSError) as exc:
         _fail(str(exc))
     if as_json:
@@ -259,6 +303,10 @@ def arena(
 
 
 def _print_arena(report: dict) -> None:
+    import math
+
+    from ocean.stats import format_elo
+
     names = report["bots"]
     width = max(len(n) for n in names) + 2
     typer.echo(f"score of the row bot against the column bot, {report['games_per_matchup']} games each (95% interval)")
@@ -273,10 +321,25 @@ def _print_arena(report: dict) -> None:
                 cells.append(f"{m['score']:>8.3f} [{m['ci95'][0]:.2f},{m['ci95'][1]:.2f}] ")
         typer.echo(f"{a:<{width}}" + "".join(cells))
     typer.echo("")
+    typer.echo("in Elo (row minus column, 95% interval)")
+    for a in names:
+        for b in names:
+            if a < b:
+                mean, low, high = report["matrix"][a][b]["elo"]  # None: an open end (every pair won or lost)
+                low = -math.inf if low is None else low
+                high = math.inf if high is None else high
+                typer.echo(f"  {a} vs {b}: {format_elo(mean, low, high)}")
+    typer.echo("")
+    stats = report["statistics"]
     typer.echo(f"{'per game':<22}" + "".join(f"{n:>{width}}" for n in names))
-    for key in next(iter(report["statistics"].values())):
-        values = [report["statistics"][n][key] for n in names]
+    for key in next(iter(stats.values())):
+        if key == "first_error":
+            continue
+        values = [stats[n][key] for n in names]
         typer.echo(f"{key:<22}" + "".join(f"{'-' if v is None else v:>{width}}" for v in values))
+    for n in names:
+        if stats[n]["disqualified"]:
+            typer.echo(f"{n} disqualified in {stats[n]['disqualified']} games; first: {stats[n]['first_error']}")
 
 
 panel_app = typer.Typer(no_args_is_help=True, help="The frozen opponent bots and panels, and your own.")
@@ -299,13 +362,20 @@ def panel_list(
         out = {}
         for n, b in bots.items():
             out[n] = {k: b[k] for k in ("policy", "style", "fingerprint", "source")}
-            if b["program"] is not None:
-                out[n].update(command=b["program"].command, cwd=b["program"].cwd)
+            program = b["program"]
+            if program is not None:
+                out[n].update(command=program.command, cwd=program.cwd, deterministic=program.deterministic,
+                              files=list(program.files),
+                              time=None if program.time is None else program.time.as_json())
         typer.echo(json.dumps({"user_file": str(user_panel_path()), "panels": panels, "bots": out}))
         return
     for name, b in bots.items():
         mine = "" if b["source"] == "built-in" else "  (yours)"
-        what = b["style"] or (f"{b['program'].command}  (in {b['program'].cwd})" if b["program"] else "")
+        program = b["program"]
+        what = b["style"] or (f"{program.command}  (in {program.cwd})" if program else "")
+        if program is not None:
+            what += f"  [{program.time.describe() if program.time else 'the game time control'}" + \
+                    ("" if program.deterministic else "; not reproducible: fingerprinted by its files") + "]"
         typer.echo(f"{name:<14} {b['policy']:<8} {what}{mine}")
     typer.echo("")
     for name, members in panels.items():
@@ -316,28 +386,44 @@ def panel_list(
 @panel_app.command("add")
 def panel_add(
     name: str = typer.Argument(..., help="A new name of the form family-vN, e.g. mybest-v1."),
-    params: Optional[Path] = typer.Option(None, "--params", help="Coefficient file of the tunable bot, e.g. from `tune export`."),
-    command: Optional[str] = typer.Option(None, "--command", help="Or an external program: its command (split like a shell would; {game_seed} is the game's seed)."),
+    params: Optional[Path] = typer.Option(None, "--params", help="Coefficient file of a frozen tunable policy, e.g. from `tune export`."),
+    command: Optional[str] = typer.Option(None, "--command", help="Or an external program: its command (split like a shell would; {game_seed}, {turn_ms} and {first_turn_ms} are filled in)."),
     cwd: Optional[Path] = typer.Option(None, "--cwd", help="The program's working directory (default: the current one)."),
     style: str = typer.Option("", "--style", help="One line saying what the bot is."),
     to_panel: Optional[str] = typer.Option(None, "--panel", help="Also append it to this panel of yours (created if new)."),
+    turn_ms: int = typer.Option(50, "--turn-ms", help=_TURN_MS_HELP + " Stored: the program always plays with it."),
+    first_turn_ms: int = typer.Option(1000, "--first-turn-ms", help=_FIRST_TURN_MS_HELP),
+    time_scale: float = typer.Option(1.0, "--time-scale", help=_TIME_SCALE_HELP),
+    nondeterministic: bool = typer.Option(False, "--nondeterministic", help="The program's lines vary between runs (its own timer, threads, unseeded randomness): fingerprint it by the files it runs instead."),
+    files: Optional[list[str]] = typer.Option(None, "--files", help="With --nondeterministic: another file or folder the program runs (repeat the option), relative to --cwd."),
 ) -> None:
     """Freeze a coefficient set or an external program as a named bot in your panel file
     ($OCEAN_PANELS, else ~/.config/ocean-lab/panels.toml), usable wherever a bot name is
-    (arena, study panels). A program is fingerprinted by its lines on fixed games against
-    random-v1; it is checked again before every study or arena that plays it."""
+    (arena, study panels). A program is frozen with its time control and fingerprinted by its
+    lines on fixed games against random-v1, played twice (or, with --nondeterministic, by the
+    content of the files it runs); every frozen bot is checked again before an arena or a
+    study plays it."""
     from ocean.bots.coefficients import read_params_file
-    from ocean.bots.panel import add_program_bot, add_user_bot
+    from ocean.freeze import add_program_bot, add_user_bot
 
     if (params is None) == (command is None):
         _fail("give --params FILE (a coefficient set) or --command CMD (a program), one of the two")
-    if cwd is not None and command is None:
-        _fail("--cwd goes with --command")
+    program_only = {"--cwd": cwd is not None, "--nondeterministic": nondeterministic, "--files": bool(files),
+                    "--turn-ms": turn_ms != 50, "--first-turn-ms": first_turn_ms != 1000, "--time-scale": time_scale != 1.0}
+    if command is None and any(program_only.values()):
+        _fail(f"{next(k for k, v in program_only.items() if v)} goes with --command")
+    time_control = _time_control(turn_ms, first_turn_ms, time_scale)
     try:
         if command is not None:
-            path, fingerprint = add_program_bot(name, command, None if cwd is None else str(cwd), style=style,
-                                                panel=to_panel)
-            typer.echo(f"fingerprint {fingerprint} (its lines on 8 fixed games against random-v1)")
+            path, frozen = add_program_bot(name, command, None if cwd is None else str(cwd), style=style,
+                                           panel=to_panel, time=time_control, nondeterministic=nondeterministic,
+                                           files=tuple(files or ()))
+            if frozen.deterministic:
+                typer.echo(f"fingerprint {frozen.fingerprint} (its lines on 8 fixed games against random-v1, "
+                           f"played twice); time control: {frozen.time.describe()}")
+            else:
+                typer.echo(f"fingerprint {frozen.fingerprint} (the content of {', '.join(frozen.files)}); "
+                           f"time control: {frozen.time.describe()}")
         else:
             policy, values = read_params_file(params)
             path = add_user_bot(name, values, style=style, panel=to_panel, policy=policy)

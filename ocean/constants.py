@@ -87,3 +87,8 @@ END_REASONS = ("running", "life", "maxturns", "maxframes", "disqualified")
 
 # Sonar answer as stored in the state.
 SONAR_NA, SONAR_NO, SONAR_YES = -1, 0, 1
+
+# Time control of a program's answers: what CodinGame gives (and tells) a program, in ms.
+TURN_MS = 50  # every answer after the first
+FIRST_TURN_MS = 1000  # the first answer (the start cell), which also pays for the program's start
+MAX_TIME_SCALE = 100.0  # limits enforced are the times above x a scale of at most this much

@@ -6,8 +6,9 @@ of the map's luck out of a comparison (common random numbers).
 
 Two in-process bots play inside compiled code. When either bot is an external program the
 same pairs are refereed over the text protocol (``ocean.referee``): the program in its own
-process under CodinGame's time limits (times ``time_scale``), an in-process opponent behind the
-text door in this process. Both give the same table, plus each game's disqualification reasons.
+process under a time control (``ocean.timecontrol``: the game's, or a frozen program's own),
+an in-process opponent behind the text door in this process. Both give the same table, plus,
+for refereed games, each game's disqualification reasons and each program's answer times.
 """
 from __future__ import annotations
 
@@ -20,7 +21,11 @@ from ocean import _state as S
 from ocean.board import BOARD_SIZE, build_board_kernel
 from ocean.bots import BotSpec
 from ocean.constants import END_REASONS
+from ocean.cpus import pinned
 from ocean.maps import generate_island_kernel, validate_seed
+from ocean.players import open_player
+from ocean.referee import referee_players
+from ocean.timecontrol import DEFAULT_TIME, TimeControl
 
 __all__ = ["PairResults", "play_pairs", "boards_for_seeds", "STAT_NAMES"]
 
@@ -45,6 +50,9 @@ class PairResults:
     table: np.ndarray
     player_turns: int
     errors: list | None = None  # per game: (A's disqualification reason or None, B's); None: no program
+    # per game: (A's answer times or None, B's), each {"first", "max", "mean", "answers"} in ms
+    # (None for an in-process bot); None: compiled games, which are not timed
+    answer_ms: list | None = None
 
     def error(self, game: int, bot: int) -> str | None:
         """Why bot 0 (A) or 1 (B) was disqualified in game ``game`` (None if it was not)."""
@@ -83,9 +91,17 @@ class PairResults:
             out[name] = np.where(side == 0, p0, p1)
         return out
 
+    def answers(self, game: int, bot: int) -> dict | None:
+        """Bot 0 (A) or 1 (B)'s answer times in game ``game`` (None if it was not timed)."""
+        if self.answer_ms is None:
+            return None
+        return self.answer_ms[game][bot]
+
     def rows(self) -> list[dict]:
         """One dict per game: seed, side of A, winner as 'a'/'b'/'draw', lives, turns, end
-        reason and each bot's statistics prefixed a_/b_."""
+        reason, disqualification reasons, a program's longest and mean answer times in ms
+        (``a_answer_max_ms``, ``a_answer_mean_ms``, ... None where not timed) and each bot's
+        statistics prefixed a_/b_."""
         out = []
         score = self.score_a()
         la, lb = self.lives(0), self.lives(1)
@@ -102,6 +118,10 @@ class PairResults:
                 "a_error": self.error(i, 0),
                 "b_error": self.error(i, 1),
             }
+            for prefix, bot in (("a", 0), ("b", 1)):
+                times = self.answers(i, bot) or {}
+                row[f"{prefix}_answer_max_ms"] = times.get("max")
+                row[f"{prefix}_answer_mean_ms"] = times.get("mean")
             row.update({f"a_{k}": int(v[i]) for k, v in sa.items()})
             row.update({f"b_{k}": int(v[i]) for k, v in sb.items()})
             out.append(row)
@@ -109,13 +129,16 @@ class PairResults:
 
 
 def play_pairs(a: BotSpec, b: BotSpec, seeds, boards: np.ndarray | None = None, *,
-               time_scale: float = 1.0) -> PairResults:
+               time: TimeControl = DEFAULT_TIME, cpu: int | None = None) -> PairResults:
     """Play every seed twice, sides swapped, between bots A and B. A pure function of
     (a, b, seeds) for in-process bots and deterministic programs: a retried batch gives the
-    identical table. ``time_scale`` multiplies CodinGame's time limits for programs."""
+    identical table. ``time``: the time control of programs (a frozen program keeps its own;
+    in-process bots ignore it). ``cpu``: run the games (the programs and this thread) on that
+    CPU, one a worker holds (``ocean.cpus.hold_cpu``)."""
     seeds = np.asarray([validate_seed(int(s)) for s in seeds], dtype=np.int64)
     if a.is_program or b.is_program:
-        return _refereed_pairs(a, b, seeds, time_scale)
+        with pinned(cpu):
+            return _refereed_pairs(a, b, seeds, time, cpu)
     if boards is None:
         boards = boards_for_seeds(seeds)
     kinds = np.array([a.kind, b.kind], dtype=np.int64)
@@ -125,14 +148,11 @@ def play_pairs(a: BotSpec, b: BotSpec, seeds, boards: np.ndarray | None = None, 
     return PairResults(seeds=seeds, table=table, player_turns=int(turns))
 
 
-def _refereed_pairs(a: BotSpec, b: BotSpec, seeds: np.ndarray, time_scale: float) -> PairResults:
-    from ocean.players import open_player
-    from ocean.referee import FIRST_TIMEOUT_MS, TURN_TIMEOUT_MS, referee_players
-
-    first_ms = max(1, round(FIRST_TIMEOUT_MS * time_scale))
-    turn_ms = max(1, round(TURN_TIMEOUT_MS * time_scale))
+def _refereed_pairs(a: BotSpec, b: BotSpec, seeds: np.ndarray, time: TimeControl, cpu: int | None
+                    ) -> PairResults:
     table = np.zeros((2 * len(seeds), _match.PAIR_COLUMNS), dtype=np.int64)
     errors = []
+    answer_ms = []
     turns = 0
     for i, seed in enumerate(seeds):
         for a_side in range(2):
@@ -140,8 +160,8 @@ def _refereed_pairs(a: BotSpec, b: BotSpec, seeds: np.ndarray, time_scale: float
             players = []
             try:
                 for spec in specs:
-                    players.append(open_player(spec, int(seed)))
-                played = referee_players(int(seed), players, first_timeout_ms=first_ms, timeout_ms=turn_ms)
+                    players.append(open_player(spec, int(seed), time=time, cpu=cpu))
+                played = referee_players(int(seed), players, time=time)
             finally:
                 for player in players:
                     player.close()
@@ -159,5 +179,6 @@ def _refereed_pairs(a: BotSpec, b: BotSpec, seeds: np.ndarray, time_scale: float
                     state[base:base + S.STATS_COUNT]
             why = played.verdict["disqualified"]
             errors.append((why[a_side], why[1 - a_side]))
+            answer_ms.append((played.answer_ms[a_side], played.answer_ms[1 - a_side]))
             turns += int(state[S.TURN])
-    return PairResults(seeds=seeds, table=table, player_turns=turns, errors=errors)
+    return PairResults(seeds=seeds, table=table, player_turns=turns, errors=errors, answer_ms=answer_ms)

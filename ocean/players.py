@@ -3,7 +3,8 @@ the text door in the referee's own process (no second process, no ``ocean bot`` 
 
 Both answer the referee the same way: ``send`` the input lines, ``read_line`` the answer within
 a deadline, ``close``. An in-process bot answers at once and is never timed out: its lines are
-the ones it plays in compiled games.
+the ones it plays in compiled games. A program carries the time control it is told and held to
+(``time``: a frozen program's own, else the game's) and may be pinned to one CPU.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from ocean._process import BotClosed, BotProcess
 from ocean.bots import BotSpec
 from ocean.bots.external import render_params_file
 from ocean.program import TextBot
+from ocean.timecontrol import DEFAULT_TIME, TimeControl
 
 __all__ = ["InProcessPlayer", "open_player", "stderr_tail"]
 
@@ -23,6 +25,7 @@ class InProcessPlayer:
     """An in-process bot speaking the text protocol, as a referee sees a program."""
 
     timed = False  # compiled answers: the referee does not time them
+    time = None  # in-process bots ignore time: their budgets count work
 
     def __init__(self, spec: BotSpec, game_seed: int) -> None:
         self.bot = TextBot(spec, game_seed)
@@ -67,21 +70,23 @@ class _ProgramPlayer(BotProcess):
 
     timed = True
 
-    def __init__(self, spec: BotSpec, game_seed: int) -> None:
+    def __init__(self, spec: BotSpec, game_seed: int, time: TimeControl, cpu: int | None) -> None:
         program = spec.program
+        self.time = program.time_for(time)
         self._scratch = tempfile.mkdtemp(prefix="ocean-game-")
-        params_path = None
-        if program.params_file is not None:
-            params_path = os.path.join(self._scratch, f"params.{program.params_file}")
-            with open(params_path, "w") as fh:
-                fh.write(render_params_file(spec.params, program.params_file))
-        argv, env = program.render(spec.params, game_seed, params_path)
-        self._stderr = os.path.join(self._scratch, "stderr.log")
         try:
+            params_path = None
+            if program.params_file is not None:
+                params_path = os.path.join(self._scratch, f"params.{program.params_file}")
+                told = {**spec.params, **{k: int(v) for k, v in self.time.values().items()}}
+                with open(params_path, "w") as fh:
+                    fh.write(render_params_file(told, program.params_file))
+            argv, env = program.render(spec.params, game_seed, params_path, self.time)
+            self._stderr = os.path.join(self._scratch, "stderr.log")
             super().__init__(argv, cwd=program.cwd, env={**os.environ, **env} if env else None,
-                             stderr_path=self._stderr)
-        except Exception:
-            _remove(self._scratch)
+                             stderr_path=self._stderr, cpu=cpu)
+        except BaseException:
+            _remove(self._scratch)  # whatever failed, a game never leaves its folder behind
             raise
 
     def stderr_tail(self) -> str:
@@ -118,9 +123,11 @@ def stderr_tail(path: str, limit: int = 4096) -> str:
     return lines[-1][:300] if lines else ""
 
 
-def open_player(spec: BotSpec, game_seed: int):
-    """A player for ``spec`` in one game: an ``InProcessPlayer`` or a started program.
-    Raises FileNotFoundError/PermissionError (one line) for a program that cannot start."""
+def open_player(spec: BotSpec, game_seed: int, *, time: TimeControl = DEFAULT_TIME, cpu: int | None = None):
+    """A player for ``spec`` in one game: an ``InProcessPlayer`` or a started program, told
+    ``time`` (a frozen program: its own) and run on ``cpu`` if given. Raises
+    FileNotFoundError/PermissionError (one line) for a program that cannot start, ValueError
+    for a placeholder without a value."""
     if spec.is_program:
-        return _ProgramPlayer(spec, game_seed)
+        return _ProgramPlayer(spec, game_seed, time, cpu)
     return InProcessPlayer(spec, game_seed)

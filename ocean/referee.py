@@ -1,32 +1,45 @@
 """The referee around players that speak the CodinGame protocol: external programs (``ocean
 referee``, the way cg-brutaltester drives the official referee) and in-process bots behind the
-text door (``ocean.players``), in any mix."""
+text door (``ocean.players``), in any mix.
+
+Each player answers within the limits of its own time control (``player.time``, else the
+game's): a frozen program keeps the one it was frozen with. In-process players (``timed``
+False) are never timed. Players are asked one at a time, the first answers too, so a program
+thinks only while the other waits, and its clock starts when it has its whole input.
+"""
 from __future__ import annotations
 
+import signal
+import statistics
 import time
 from dataclasses import dataclass, field
 
-from ocean._process import BotClosed, BotProcess, BotTimeout
+from ocean._process import BotClosed, BotTimeout
+from ocean.bots import PROGRAM, BotSpec, ProgramSpec
 from ocean.constants import ERR_NONE, ERR_TIMEOUT
 from ocean.game import Game
+from ocean.players import open_player
 from ocean.protocol import parse_start
 from ocean.replay import ReplayRecorder
+from ocean.timecontrol import DEFAULT_TIME, TimeControl
 
-__all__ = ["referee_game", "referee_players", "first_answer", "RefereedGame", "FIRST_TIMEOUT_MS", "TURN_TIMEOUT_MS"]
+__all__ = ["referee_game", "referee_players", "first_answer", "RefereedGame", "TIMEOUT"]
 
-FIRST_TIMEOUT_MS = 1000  # CodinGame's limit for the first answer
-TURN_TIMEOUT_MS = 50  # and for every answer after it
+TIMEOUT = "Timeout!"  # the official referee's reason for a missing answer, late or not
+_UNTIMED_MS = 10**9  # an in-process player's "limit": it answers at once, its budget counts work
 
 
 @dataclass
 class RefereedGame:
     """A finished game: the ``Game`` (final state), the verdict, why each player lost its
-    answer (None if it did not) and, when asked for, every line each player printed."""
+    answer (None if it did not), each player's answer times (``answer_ms``: None for an
+    in-process player) and, when asked for, every line each player printed."""
 
     game: Game
     verdict: dict
     why: list
     outputs: list = field(default_factory=lambda: [[], []])
+    answer_ms: list = field(default_factory=lambda: [None, None])
 
 
 def _answer(bot, timeout_ms: int) -> tuple[str | None, str | None]:
@@ -34,16 +47,30 @@ def _answer(bot, timeout_ms: int) -> tuple[str | None, str | None]:
     try:
         return bot.read_line(timeout_ms), None
     except BotTimeout:
-        return None, "Timeout!"
+        return None, TIMEOUT
     except BotClosed:
-        code = _exit_code(bot)
-        tail = bot.stderr_tail() if hasattr(bot, "stderr_tail") else ""
-        detail = "the program exited or closed its output"
-        if code is not None:
-            detail += f", exit code {code}"
-        if tail:
-            detail += f"; stderr: {tail}"
-        return None, f"Timeout! ({detail})"
+        return None, _closed_reason(_exit_code(bot), bot.stderr_tail() if hasattr(bot, "stderr_tail") else "")
+
+
+def _closed_reason(code: int | None, tail: str) -> str:
+    """Why a program that closed its output lost its answer: what happened first (crashed, with
+    its exit code or signal, and stderr's last line), then the official reason, which the
+    referee gives for any missing answer."""
+    if code is None:
+        what = "closed its output without answering"
+    elif code > 0:
+        what = f"crashed, exit code {code}"
+    elif code < 0:
+        try:
+            name = f" ({signal.Signals(-code).name})"
+        except ValueError:
+            name = ""
+        what = f"crashed, killed by signal {-code}{name}"
+    else:
+        what = "exited (exit code 0) before the game ended"
+    if tail:
+        what += f"; stderr: {tail}"
+    return f"{what} (official reason: {TIMEOUT})"
 
 
 def _exit_code(bot) -> int | None:
@@ -59,28 +86,49 @@ def _exit_code(bot) -> int | None:
     return None
 
 
-def first_answer(player, seed: int, timeout_ms: int) -> tuple[str | None, str | None]:
-    """Show ``player`` the init lines of ``seed``'s map as player 0 and wait for its start cell:
-    (line, None), or (None, why) if it timed out, crashed or closed its output."""
+def _limits(player, time_control: TimeControl) -> tuple[int, int]:
+    """(first answer's limit, later answers' limit) in ms for ``player``."""
+    if not getattr(player, "timed", True):
+        return _UNTIMED_MS, _UNTIMED_MS
+    own = getattr(player, "time", None) or time_control
+    return own.first_limit_ms, own.turn_limit_ms
+
+
+def _answer_times(player) -> dict | None:
+    """A program's answer times in ms: its first answer, the longest and the mean of the others
+    (None for a player that is not timed, or gave no answer)."""
+    times = getattr(player, "answer_ms", None)
+    if not getattr(player, "timed", True) or not times:
+        return None
+    rest = times[1:]
+    return {"first": round(times[0], 2), "max": round(max(rest), 2) if rest else None,
+            "mean": round(statistics.fmean(rest), 2) if rest else None, "answers": len(times)}
+
+
+def first_answer(player, seed: int, timeout_ms: int | None = None) -> tuple[str | None, str | None]:
+    """Show ``player`` the init lines of ``seed``'s map as player 0 and wait for its start cell
+    (within ``timeout_ms``, default its own first answer's limit): (line, None), or (None, why)
+    if it timed out, crashed or closed its output."""
     player.send(Game(seed).init_lines(0))
-    return _answer(player, timeout_ms)
+    return _answer(player, _limits(player, DEFAULT_TIME)[0] if timeout_ms is None else timeout_ms)
 
 
-def referee_players(seed: int, players, *, first_timeout_ms: int = FIRST_TIMEOUT_MS,
-                    timeout_ms: int = TURN_TIMEOUT_MS, recorder: ReplayRecorder | None = None,
+def referee_players(seed: int, players, *, time: TimeControl = DEFAULT_TIME, recorder: ReplayRecorder | None = None,
                     game: Game | None = None, keep_outputs: bool = False) -> RefereedGame:
     """Play one game on ``seed``'s map between two started players (``send``/``read_line``/
-    ``close``); the caller closes them. Players whose ``timed`` is False (in-process bots) get
-    no deadline. ``recorder`` (over ``game``) writes a replay as the game goes."""
+    ``close``); the caller closes them. Each player answers within its own time control
+    (``player.time``) or else ``time``; players whose ``timed`` is False (in-process bots) get
+    no deadline. ``recorder`` (over ``game``) writes a replay as the game goes. Beside the
+    verdict (a pure function of the lines played) the result holds each program's answer times
+    (``answer_ms``: first, longest and mean of the others, in ms; None for an in-process player)."""
     game = game if game is not None else Game(seed)
     why = [None, None]
     outputs = [[], []]
-    limits = [first_timeout_ms if getattr(p, "timed", True) else 10**9 for p in players]
-    for p in range(2):
-        players[p].send(game.init_lines(p))
+    limits = [_limits(p, time) for p in players]
     answers = [None, None]
     for p in range(2):
-        answers[p], why[p] = _answer(players[p], limits[p])
+        players[p].send(game.init_lines(p))
+        answers[p], why[p] = _answer(players[p], limits[p][0])
         if keep_outputs:
             outputs[p].append(answers[p])
     errors = None
@@ -93,12 +141,11 @@ def referee_players(seed: int, players, *, first_timeout_ms: int = FIRST_TIMEOUT
     else:
         cells = [parse_start(a, game.board)[0] if a is not None else -1 for a in answers]
         game.start_with_errors(cells[0], errors[0], cells[1], errors[1])
-    limits = [timeout_ms if getattr(p, "timed", True) else 10**9 for p in players]
     while game.begin_turn():
         p = game.active
         lines = game.turn_input()
         players[p].send(lines)
-        line, why[p] = _answer(players[p], limits[p])
+        line, why[p] = _answer(players[p], limits[p][1])
         if keep_outputs:
             outputs[p].append(line)
         if recorder is not None:
@@ -111,27 +158,30 @@ def referee_players(seed: int, players, *, first_timeout_ms: int = FIRST_TIMEOUT
     # Say why a program lost its answer (crash vs late), where the referee only says Timeout.
     verdict["disqualified"] = [why[p] if why[p] and verdict["disqualified"][p] else verdict["disqualified"][p]
                                for p in range(2)]
-    return RefereedGame(game, verdict, why, outputs)
+    return RefereedGame(game, verdict, why, outputs, [_answer_times(p) for p in players])
 
 
-def referee_game(seed: int, commands: tuple[str, str], *, first_timeout_ms: int = FIRST_TIMEOUT_MS,
-                 timeout_ms: int = TURN_TIMEOUT_MS, stderr_paths: tuple[str | None, str | None] = (None, None),
-                 ) -> tuple[dict, dict]:
-    """Play one game between two programs. Returns (verdict, replay data).
+def referee_game(seed: int, commands: tuple[str, str], *, time: TimeControl = DEFAULT_TIME,
+                 cpu: int | None = None) -> tuple[dict, dict]:
+    """Play one game between two programs (commands; ``{game_seed}`` is ``seed``, ``{turn_ms}``
+    and ``{first_turn_ms}`` the time told). Returns (verdict, replay data).
 
     The verdict is the referee's: ``winner`` (0, 1, -1 draw), ``scores`` (lives, -1 if
-    disqualified), ``reason``, ``turns``, ``disqualified`` (why, per player, or None)."""
+    disqualified), ``reason``, ``turns``, ``disqualified`` (why, per player, or None). The
+    replay data holds each program's answer times too (``answer_ms``, as ``RefereedGame``).
+    ``cpu``: run both programs on that CPU."""
     game = Game(seed)
     recorder = ReplayRecorder(game, list(commands))
-    bots = []
+    players = []
     try:
-        for p in range(2):
-            bots.append(BotProcess(commands[p], stderr_path=stderr_paths[p]))
-        played = referee_players(seed, bots, first_timeout_ms=first_timeout_ms, timeout_ms=timeout_ms,
-                                 recorder=recorder, game=game)
+        for command in commands:
+            spec = BotSpec(command, PROGRAM, {}, ProgramSpec(command))
+            players.append(open_player(spec, seed, time=time, cpu=cpu))
+        played = referee_players(seed, players, time=time, recorder=recorder, game=game)
     finally:
-        for bot in bots:
-            bot.close()
+        for player in players:
+            player.close()
     data = recorder.finish()
     data["result"] = played.verdict
+    data["answer_ms"] = played.answer_ms
     return played.verdict, data

@@ -135,11 +135,6 @@ def test_no_import_circle_in_tuning():
     assert not found, f"import circles in tuning/: {_named(found)}"
 
 
-# The other half of the product: its one known circle is being removed on the bot-registry
-# branch; strict, so this flips to a failure (remove the mark) once that branch is merged.
-@pytest.mark.xfail(strict=True, reason="one circle: ocean.bots -> ocean.bots.panel -> ocean.match -> ocean.players -> "
-                                       "ocean.program -> ocean.bots, with ocean._match (imports ocean.bots._dispatch, "
-                                       "so runs ocean.bots first); the bot registry's branch removes it")
 def test_no_import_circle_in_ocean():
     found = cycles(graph("ocean"))
     assert not found, f"import circles in ocean/: {_named(found)}"
@@ -167,17 +162,20 @@ def test_each_room_of_tuning_imports_only_the_rooms_below_it():
 
 
 def test_stats_is_pure_statistics():
-    """``tuning.stats`` imports the standard library, numpy and scipy, and itself: nothing else."""
+    """``tuning.stats`` imports the standard library, numpy and scipy, itself and ``ocean.stats``
+    (the pair interval and Elo, which arenas use too), and ``ocean.stats`` the same: nothing else."""
     allowed = set(sys.stdlib_module_names) | {"numpy", "scipy"}
     foreign = set()
-    for name, path in modules("tuning").items():
-        if name == "tuning.stats" or name.startswith("tuning.stats."):
-            for node in ast.walk(ast.parse(path.read_text())):
-                if isinstance(node, ast.Import):
-                    foreign.update(a.name for a in node.names)
-                elif isinstance(node, ast.ImportFrom) and not node.level:
-                    foreign.add(node.module)
-    foreign = {m for m in foreign if m.split(".")[0] not in allowed and not m.startswith("tuning.stats")}
+    pure = {**{n: p for n, p in modules("tuning").items() if n == "tuning.stats" or n.startswith("tuning.stats.")},
+            "ocean.stats": ROOT / "ocean" / "stats.py"}
+    for path in pure.values():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                foreign.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                foreign.add(node.module)
+    foreign = {m for m in foreign if m.split(".")[0] not in allowed and not m.startswith("tuning.stats")
+               and m != "ocean.stats"}
     assert not foreign, sorted(foreign)
 
 

@@ -3,9 +3,15 @@
 A program is described by a command template, an optional working directory, environment
 templates and an optional parameters file. Templates hold ``{name}`` placeholders (``{{`` and
 ``}}`` for literal braces): a parameter's value, ``{game_seed}`` (the game's seed, so an author
-can make a program deterministic) and ``{params_file}`` (the path of the file the lab writes per
-game). The command is split like a shell would split it *before* values are put in, so a value
-can never add or split arguments, and it runs without a shell.
+can make a program deterministic), ``{params_file}`` (the path of the file the lab writes per
+game), ``{turn_ms}`` and ``{first_turn_ms}`` (the time control the program is told, see
+``ocean.timecontrol``; a parameters file holds them too). The command is split like a shell
+would split it *before* values are put in, so a value can never add or split arguments, and it
+runs without a shell.
+
+A frozen panel program also carries what it was frozen with: its fingerprint, its time control
+(it always plays with it, whatever the game's) and, for a program that is not reproducible,
+the files whose content is its fingerprint.
 """
 from __future__ import annotations
 
@@ -18,11 +24,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
-__all__ = ["ProgramSpec", "GAME_SEED", "PARAMS_FILE", "PARAMS_FILE_FORMATS", "format_value", "render_params_file"]
+from ocean.timecontrol import DEFAULT_TIME, FIRST_TURN_MS_NAME, TURN_MS_NAME, TimeControl
+
+__all__ = ["ProgramSpec", "GAME_SEED", "PARAMS_FILE", "RESERVED", "PARAMS_FILE_FORMATS", "format_value",
+           "render_params_file", "absolute_cwd"]
 
 GAME_SEED = "game_seed"
 PARAMS_FILE = "params_file"
-RESERVED = (GAME_SEED, PARAMS_FILE)
+# Filled in by the lab for each game: no parameter may take one of these names.
+RESERVED = (GAME_SEED, PARAMS_FILE, TURN_MS_NAME, FIRST_TURN_MS_NAME)
 PARAMS_FILE_FORMATS = ("toml", "json")
 _ENV_NAME_CHARS = set(string.ascii_letters + string.digits + "_")
 
@@ -54,7 +64,8 @@ def _fields(template: str, where: str) -> list[str]:
 
 
 def render_params_file(params: Mapping[str, float], fmt: str) -> str:
-    """The parameters file a program reads: ``name = value`` lines (TOML) or a JSON object."""
+    """The parameters file a program reads: ``name = value`` lines (TOML) or a JSON object.
+    (For a game the lab adds the time control told, ``turn_ms`` and ``first_turn_ms``.)"""
     if fmt == "json":
         return json.dumps({k: v for k, v in params.items()}, sort_keys=False) + "\n"
     return "".join(f"{k} = {format_value(v)}\n" for k, v in params.items())
@@ -68,7 +79,10 @@ class ProgramSpec:
     cwd: str | None = None
     env: tuple[tuple[str, str], ...] = ()
     params_file: str | None = None  # one of PARAMS_FILE_FORMATS, or None
-    fingerprint: str | None = None  # for a frozen panel program: its behaviour hash
+    fingerprint: str | None = None  # for a frozen panel program: its behaviour hash (or its files' hash)
+    time: TimeControl | None = None  # a frozen program's own time control; None: the game's
+    deterministic: bool = True  # False: a frozen program whose lines vary; fingerprinted by ``files``
+    files: tuple[str, ...] = ()  # absolute paths whose content is a nondeterministic program's fingerprint
 
     def __post_init__(self) -> None:
         self.check()
@@ -103,19 +117,21 @@ class ProgramSpec:
         return names
 
     def parameter_names(self) -> set[str]:
-        """Placeholders that are parameters (not ``game_seed`` nor ``params_file``)."""
+        """Placeholders that are parameters (not one the lab fills in per game)."""
         return self.placeholders() - set(RESERVED)
 
     def reads_all(self) -> bool:
         """Whether every parameter reaches the program whatever its name (a parameters file)."""
         return self.params_file is not None
 
-    def render(self, params: Mapping[str, float], game_seed: int, params_path: str | None = None
-               ) -> tuple[list[str], dict[str, str]]:
+    def render(self, params: Mapping[str, float], game_seed: int, params_path: str | None = None,
+               time: TimeControl = DEFAULT_TIME) -> tuple[list[str], dict[str, str]]:
         """(argv, extra environment) for one game. ``params_path``: where the parameters file
-        was written (needed when ``params_file`` is set)."""
+        was written (needed when ``params_file`` is set); ``time``: the time control the
+        program is told (``{turn_ms}``, ``{first_turn_ms}``)."""
         values = {k: format_value(v) for k, v in params.items()}
         values[GAME_SEED] = str(int(game_seed))
+        values.update(time.values())
         if params_path is not None:
             values[PARAMS_FILE] = params_path
         missing = self.placeholders() - set(values)
@@ -126,19 +142,28 @@ class ProgramSpec:
         return argv, env
 
     def display(self, params: Mapping[str, float] | None = None) -> str:
-        """The command line as a person would type it, with ``params`` in place (``{game_seed}``
-        and ``{params_file}`` stay as placeholders)."""
+        """The command line as a person would type it, with ``params`` in place (the per-game
+        placeholders, ``{game_seed}``, ``{params_file}``, ``{turn_ms}``, ``{first_turn_ms}``, stay)."""
         values = _Keep({k: format_value(v) for k, v in (params or {}).items()})
         return " ".join(_quote(arg.format_map(values)) for arg in shlex.split(self.command))
 
     def as_json(self) -> dict:
         return {"command": self.command, "cwd": self.cwd, "env": dict(self.env), "params_file": self.params_file,
-                "fingerprint": self.fingerprint}
+                "fingerprint": self.fingerprint, "time": None if self.time is None else self.time.as_json(),
+                "deterministic": self.deterministic, "files": list(self.files)}
 
     @classmethod
     def from_json(cls, data: Mapping) -> ProgramSpec:
+        time = data.get("time")
         return cls(command=data["command"], cwd=data.get("cwd"), env=tuple((data.get("env") or {}).items()),
-                   params_file=data.get("params_file"), fingerprint=data.get("fingerprint"))
+                   params_file=data.get("params_file"), fingerprint=data.get("fingerprint"),
+                   time=None if time is None else TimeControl.from_json(time),
+                   deterministic=data.get("deterministic", True), files=tuple(data.get("files") or ()))
+
+    def time_for(self, game: TimeControl) -> TimeControl:
+        """The time control this program plays with in a game of time control ``game``: its own
+        if it was frozen with one (a frozen opponent stays the same opponent), else the game's."""
+        return self.time if self.time is not None else game
 
     def resolved_cwd(self) -> str | None:
         return None if self.cwd is None else os.path.abspath(self.cwd)

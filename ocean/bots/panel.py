@@ -1,43 +1,48 @@
 """The fixed opponent panel: frozen bots by stable name, and named panels of them, read
 from ocean/data/panels.toml (the file says how bots are versioned), plus the user's own panel
-file (``user_panel_path``): bot authors freeze exported coefficient sets there under names of
-their own (``ocean panel add``) and use them as opponents in arenas and later studies."""
+file (``user_panel_path``): bot authors freeze exported coefficient sets and programs there under
+names of their own (``ocean panel add``, see ``ocean.freeze``) and use them as opponents in
+arenas and later studies.
+
+This module reads and writes the files; fingerprints (what makes a frozen bot checkable) are
+computed above it, in ``ocean.fingerprint``. Writes to the user's file hold a lock and replace
+the file at once, so two ``ocean panel add`` at the same time both land and a crash never
+leaves half a file.
+"""
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import re
+import tempfile
 import tomllib
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import Iterator
 
 from ocean.bots import coefficients
 from ocean.bots.registry import POLICIES, TUNABLE_POLICIES
-from ocean.bots.external import GAME_SEED, ProgramSpec
+from ocean.bots.external import ProgramSpec
+from ocean.timecontrol import TimeControl
 
-__all__ = ["PanelBot", "BUILTIN", "panel_file_text", "user_panel_path", "panel_bots", "panel_names",
-           "panel_members", "latest_version", "add_user_bot", "add_program_bot", "reload_panels",
-           "behaviour_fingerprint", "check_fingerprint", "FingerprintError"]
+__all__ = ["PanelBot", "BUILTIN", "PROGRAM", "panel_file_text", "user_panel_path", "panel_bots", "panel_names",
+           "panel_members", "latest_version", "reload_panels", "check_new_name", "write_user_bot", "program_entry",
+           "params_entry"]
 
 _NAME = re.compile(r"^(?P<family>[a-z][a-z0-9_]*)-v(?P<version>[0-9]+)$")
 BUILTIN = "built-in"
 ENV_PANELS = "OCEAN_PANELS"
 PROGRAM = "program"
-FINGERPRINT_SEEDS = (11, 22, 33, 44)  # the fixed games of a fingerprint, each played on both sides
-# A program's fingerprint games get CodinGame's limits times this: a fingerprint is about what a
-# program plays, not about how fast a loaded machine runs it.
-FINGERPRINT_TIME_SCALE = 20.0
-
-
-class FingerprintError(ValueError):
-    """A frozen program that vanished, fails to start, or plays other lines than when frozen."""
-
 
 class PanelBot(dict):
     """One frozen bot: ``name``, ``policy``, ``style``, ``params`` (None for baselines and
     programs), ``program`` (a ``ProgramSpec`` for an external program, else None),
-    ``fingerprint`` (hash of its lines on fixed games; see tests), ``source`` (``BUILTIN`` or
-    the user panel file it comes from)."""
+    ``fingerprint`` (hash of its lines on fixed games, or of its files for a program that is not
+    reproducible; see ocean.fingerprint), ``coefficients_digest`` (hash of the coefficients it was
+    frozen with, for bots frozen by ``ocean panel add --params``; else None), ``source``
+    (``BUILTIN`` or the user panel file it comes from)."""
 
 
 def panel_file_text() -> str:
@@ -76,7 +81,8 @@ def _read_bots(data: dict, where: str, source: str) -> dict[str, PanelBot]:
             params = coefficients.validate(entry["coefficients"], where=f"{where} [bots.{name}]",
                                            policy=entry["policy"])
         bots[name] = PanelBot(name=name, policy=entry["policy"], style=entry.get("style", ""),
-                              params=params, program=None, fingerprint=entry.get("fingerprint"), source=source)
+                              params=params, program=None, fingerprint=entry.get("fingerprint"),
+                              coefficients_digest=entry.get("coefficients_digest"), source=source)
     return bots
 
 
@@ -87,12 +93,23 @@ def _read_program(name: str, entry: dict, where: str, source: str) -> PanelBot:
     cwd = entry.get("cwd")
     if cwd is not None and not isinstance(cwd, str):
         raise ValueError(f"{where}: [bots.{name}] cwd must be a folder path")
+    deterministic = entry.get("deterministic", True)
+    files = entry.get("files", [])
+    if not isinstance(deterministic, bool):
+        raise ValueError(f"{where}: [bots.{name}] deterministic must be true or false")
+    if not isinstance(files, list) or not all(isinstance(f, str) for f in files):
+        raise ValueError(f"{where}: [bots.{name}] files must be a list of paths")
+    if not deterministic and not files:
+        raise ValueError(f"{where}: [bots.{name}] is not deterministic and needs files = [...] (its fingerprint)")
     try:
-        program = ProgramSpec(entry["command"], cwd=cwd, fingerprint=entry["fingerprint"])
+        # An entry written before time controls were stored plays at the game's (time = None).
+        time = TimeControl.from_json(entry["time"], where="time") if "time" in entry else None
+        program = ProgramSpec(entry["command"], cwd=cwd, fingerprint=entry["fingerprint"], time=time,
+                              deterministic=deterministic, files=tuple(files))
     except ValueError as exc:
         raise ValueError(f"{where}: [bots.{name}] {exc}") from None
     return PanelBot(name=name, policy=PROGRAM, style=entry.get("style", ""), params=None, program=program,
-                    fingerprint=entry["fingerprint"], source=source)
+                    fingerprint=entry["fingerprint"], coefficients_digest=None, source=source)
 
 
 @lru_cache(maxsize=1)
@@ -152,121 +169,11 @@ def latest_version(family: str) -> str | None:
     return best[1] if best else None
 
 
-def behaviour_fingerprint(spec) -> str:
-    """A hash of every line ``spec`` plays on fixed games against ``random-v1`` (four
-    maps, both sides): any change to a bot's behaviour changes it."""
-    if spec.is_program:
-        return _program_fingerprint(spec)[0]
-    import hashlib
-
-    import numpy as np
-
-    from ocean import _match, _rules
-    from ocean.bots import resolve_bot
-    from ocean.constants import ACTION_FIELDS, MAX_LINE_ACTIONS, MAX_PLAYER_TURNS
-    from ocean.match import boards_for_seeds
-
-    opponent = resolve_bot("random-v1")
-    digest = hashlib.sha256()
-    state = _rules.new_state()
-    log = np.zeros((MAX_PLAYER_TURNS, MAX_LINE_ACTIONS, ACTION_FIELDS), dtype=np.int64)
-    counts = np.zeros(MAX_PLAYER_TURNS + 2, dtype=np.int64)
-    seeds = list(FINGERPRINT_SEEDS)
-    for seed, board in zip(seeds, boards_for_seeds(seeds)):
-        for bots in ((spec, opponent), (opponent, spec)):
-            kinds = np.array([b.kind for b in bots], dtype=np.int64)
-            coefs = np.stack([b.vector() for b in bots])
-            turns = _match.play_game(board, kinds, coefs, np.int64(seed), state, log, counts)
-            digest.update(log[:turns].tobytes())
-            digest.update(counts[:turns].tobytes())
-    return digest.hexdigest()[:16]
 
 
-def _program_fingerprint(spec) -> tuple[str, str | None]:
-    """(hash of the program's lines on the fingerprint games against ``random-v1``, the first
-    disqualification reason or None). The program's stderr and timing do not count."""
-    import hashlib
-
-    from ocean.bots import resolve_bot
-    from ocean.players import open_player
-    from ocean.referee import FIRST_TIMEOUT_MS, TURN_TIMEOUT_MS, referee_players
-
-    opponent = resolve_bot("random-v1")
-    digest = hashlib.sha256()
-    problem = None
-    for seed in FINGERPRINT_SEEDS:
-        for side in range(2):
-            specs = (spec, opponent) if side == 0 else (opponent, spec)
-            players = []
-            try:
-                for s in specs:
-                    players.append(open_player(s, seed))
-                played = referee_players(seed, players, keep_outputs=True,
-                                         first_timeout_ms=round(FIRST_TIMEOUT_MS * FINGERPRINT_TIME_SCALE),
-                                         timeout_ms=round(TURN_TIMEOUT_MS * FINGERPRINT_TIME_SCALE))
-            finally:
-                for player in players:
-                    player.close()
-            for line in played.outputs[side]:
-                digest.update(b"\x00" if line is None else line.encode() + b"\n")
-            why = played.why[side]
-            if why and problem is None:
-                problem = f"seed {seed}: {why}"
-    return digest.hexdigest()[:16], problem
-
-
-def check_fingerprint(spec) -> None:
-    """Refuse (``FingerprintError``, one line naming the bot) a frozen program that cannot
-    start or whose lines on the fingerprint games changed since it was frozen."""
-    if not spec.is_program or spec.program.fingerprint is None:
-        return
-    try:
-        found, _ = _program_fingerprint(spec)
-    except (OSError, ValueError) as exc:
-        raise FingerprintError(f"panel program {spec.name!r} cannot start: {exc}") from None
-    if found != spec.program.fingerprint:
-        raise FingerprintError(
-            f"panel program {spec.name!r} ({spec.program.command}) plays differently than when it was frozen "
-            f"(fingerprint {found}, frozen {spec.program.fingerprint}); restore it, or freeze the new "
-            f"version under a new name with ocean panel add")
-
-
-def add_program_bot(name: str, command: str, cwd: str | None = None, style: str = "",
-                    panel: str | None = None) -> tuple[Path, str]:
-    """Freeze an external program as bot ``name`` in the user's panel file, with the
-    fingerprint of its lines on fixed games (played twice: a program whose lines differ between
-    two runs is refused, it could never be checked). Returns (panel file, fingerprint)."""
-    bots, panels = _check_new_name(name, panel)
-    folder = os.path.abspath(os.path.expanduser(cwd)) if cwd is not None else os.getcwd()
-    if not os.path.isdir(folder):
-        raise ValueError(f"--cwd {cwd!r} is not a folder")
-    program = ProgramSpec(command, cwd=folder)
-    extra = program.placeholders() - {GAME_SEED}
-    if extra:
-        raise ValueError(f"a frozen program takes no parameters: put values in place of "
-                         f"{', '.join('{' + n + '}' for n in sorted(extra))} ({{game_seed}} is allowed)")
-    from ocean.bots import BotSpec  # here: ocean.bots imports this module
-
-    spec = BotSpec(name, PROGRAM, {}, program)
-    try:
-        first, problem = _program_fingerprint(spec)
-        if problem is not None:
-            raise ValueError(f"program {command!r} was disqualified in a fingerprint game ({problem}); "
-                             "fix it before freezing it")
-        second, _ = _program_fingerprint(spec)
-    except OSError as exc:
-        raise ValueError(str(exc)) from None
-    if first != second:
-        raise ValueError(f"program {command!r} played different lines in two runs of the same games: it is not "
-                         "deterministic, so it could never be checked; seed its randomness from {game_seed}, "
-                         f"e.g. --command \"{command} --seed {{game_seed}}\"")
-    entry = [f'\n[bots."{name}"]', f'policy = "{PROGRAM}"', f"style = {coefficients.toml_value(style)}",
-             f"command = {coefficients.toml_value(command)}", f"cwd = {coefficients.toml_value(folder)}",
-             f'fingerprint = "{first}"']
-    return _write_user_bot(name, entry, panel), first
-
-
-def _check_new_name(name: str, panel: str | None) -> tuple[dict, dict]:
+def check_new_name(name: str, panel: str | None) -> None:
+    """ValueError (one line) unless ``name`` is a free name of the form family-vN, of a family
+    that is not built in, and ``panel`` (if given) is not a built-in panel."""
     if not _NAME.match(name):
         raise ValueError(f"bot name {name!r} must look like family-vN, e.g. mybest-v1")
     bots, panels = _load()
@@ -278,41 +185,84 @@ def _check_new_name(name: str, panel: str | None) -> tuple[dict, dict]:
         raise ValueError(f"bot {name!r} exists and is frozen; add a new version, e.g. {family}-v{newest + 1}")
     if panel is not None and panel in panels and bots.get(panels[panel][0], {}).get("source") == BUILTIN:
         raise ValueError(f"panel {panel!r} is a built-in panel; give yours another name")
-    return bots, panels
 
 
-def _write_user_bot(name: str, entry: list[str], panel: str | None) -> Path:
-    """Append a bot's TOML lines to the user panel file (and the bot to ``panel``)."""
-    path = user_panel_path()
-    text = path.read_text() if path.is_file() else (
-        "# Your own frozen bots and panels (ocean panel add). Same format as ocean/data/panels.toml.\n")
-    data = tomllib.loads(text)
-    user_panels = dict(data.get("panels", {}))
-    if panel is not None:
-        user_panels[panel] = list(user_panels.get(panel, [])) + [name]
-    body = text.split("\n[panels]\n")[0].rstrip("\n") + "\n" + "\n".join(entry) + "\n"
-    if user_panels:
-        body += "\n[panels]\n" + "".join(f"{k} = {coefficients.toml_value(v)}\n" for k, v in user_panels.items())
+def program_entry(name: str, program: ProgramSpec, style: str) -> list[str]:
+    """The TOML lines of a frozen program (``program`` with its fingerprint and time control)."""
+    toml = coefficients.toml_value
+    lines = [f'\n[bots."{name}"]', f'policy = "{PROGRAM}"', f"style = {toml(style)}",
+             f"command = {toml(program.command)}", f"cwd = {toml(program.cwd)}"]
+    if program.time is not None:
+        t = program.time
+        lines.append(f"time = {{ turn_ms = {t.turn_ms}, first_turn_ms = {t.first_turn_ms}, scale = {t.scale!r} }}")
+    if not program.deterministic:
+        lines += ["deterministic = false", f"files = {toml(list(program.files))}"]
+    lines.append(f'fingerprint = "{program.fingerprint}"')
+    return lines
+
+
+def params_entry(name: str, policy: str, params: dict, style: str, fingerprint: str, digest: str) -> list[str]:
+    """The TOML lines of a frozen coefficient set (``params``, complete and validated)."""
+    toml = coefficients.toml_value
+    lines = [f'\n[bots."{name}"]', f'policy = "{policy}"', f"style = {toml(style)}",
+             f'fingerprint = "{fingerprint}"', f'coefficients_digest = "{digest}"', f'\n[bots."{name}".coefficients]']
+    return lines + [coefficients.coefficient_line(c, params[c.name]) for c in coefficients.registry(policy)]
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Hold the user panel file's lock (a file beside it) for the duration."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    written = tomllib.loads(body)  # never write a file we could not read back, nor lose a bot
-    if set(written.get("bots", {})) != set(data.get("bots", {})) | {name}:
-        raise ValueError(f"{path}: keep its [panels] table last (as ocean panel add writes it), then retry")
-    path.write_text(body)
+    fd = os.open(str(path) + ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def write_user_bot(name: str, entry: list[str], panel: str | None) -> Path:
+    """Add a bot's TOML lines (``program_entry``, ``params_entry``) to the user panel file, and
+    the bot to the user panel ``panel`` (created if new). Under the file's lock the file is read
+    afresh, so a bot another ``ocean panel add`` wrote meanwhile stays, and a name taken
+    meanwhile is refused; the new file replaces the old one at once. Returns the file."""
+    path = user_panel_path()
+    with _locked(path):
+        text = path.read_text() if path.is_file() else (
+            "# Your own frozen bots and panels (ocean panel add). Same format as ocean/data/panels.toml.\n")
+        try:
+            data = tomllib.loads(text)
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ValueError(f"{path}: not valid TOML ({exc})") from None
+        if name in data.get("bots", {}):
+            raise ValueError(f"bot {name!r} was frozen meanwhile by another ocean panel add; "
+                             "add a new version instead")
+        user_panels = dict(data.get("panels", {}))
+        if panel is not None:
+            user_panels[panel] = list(user_panels.get(panel, [])) + [name]
+        body = text.split("\n[panels]\n")[0].rstrip("\n") + "\n" + "\n".join(entry) + "\n"
+        if user_panels:
+            body += "\n[panels]\n" + "".join(f"{k} = {coefficients.toml_value(v)}\n" for k, v in user_panels.items())
+        written = tomllib.loads(body)  # never write a file we could not read back, nor lose a bot
+        if set(written.get("bots", {})) != set(data.get("bots", {})) | {name}:
+            raise ValueError(f"{path}: keep its [panels] table last (as ocean panel add writes it), then retry")
+        _replace(path, body)
     reload_panels()
     return path
 
 
-def add_user_bot(name: str, params: dict, style: str = "", panel: str | None = None,
-                 policy: str = coefficients.V1) -> Path:
-    """Freeze ``params`` as tunable bot ``name`` (of tunable policy ``policy``) in the user's
-    panel file (and append it to the user panel ``panel``, created if new). Refuses a name that
-    exists: frozen bots never change."""
-    _check_new_name(name, panel)
-    from ocean.bots import BotSpec  # here: ocean.bots imports this module
-
-    full = coefficients.validate(params, policy=policy)
-    spec = BotSpec(name, policy, full)
-    entry = [f'\n[bots."{name}"]', f'policy = "{policy}"', f"style = {coefficients.toml_value(style)}",
-             f'fingerprint = "{behaviour_fingerprint(spec)}"', f'\n[bots."{name}".coefficients]']
-    entry += [coefficients.coefficient_line(c, full[c.name]) for c in coefficients.registry(policy)]
-    return _write_user_bot(name, entry, panel)
+def _replace(path: Path, text: str) -> None:
+    """Write ``text`` to a new file beside ``path`` and put it in ``path``'s place at once."""
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if path.exists():
+            os.chmod(tmp, path.stat().st_mode & 0o777)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise

@@ -48,7 +48,7 @@ import importlib
 from dataclasses import dataclass
 from functools import cache
 
-__all__ = ["Policy", "TABLE", "POLICIES", "TUNABLE_POLICIES", "STUDY_POLICIES", "WARMUP_POLICIES", "FIRST_USE_POLICIES",
+__all__ = ["Policy", "TABLE", "POLICIES", "TUNABLE_POLICIES", "STUDY_POLICIES", "WARMUP_POLICIES", "FIRST_USE_POLICIES", "FROZEN_POLICIES",
            "policy", "policy_of_kind", "is_frozen", "mem_size", "resolve"]
 
 # Modules the built-in entries name (a new bot's entry names its own package's modules).
@@ -117,6 +117,7 @@ TUNABLE_POLICIES: tuple[str, ...] = tuple(p.name for p in TABLE if p.tunable)
 STUDY_POLICIES: tuple[str, ...] = tuple(p.name for p in TABLE if p.tunable and p.studies)
 WARMUP_POLICIES: tuple[str, ...] = tuple(p.name for p in TABLE if p.warmup)
 FIRST_USE_POLICIES: tuple[str, ...] = tuple(p.name for p in TABLE if not p.warmup)
+FROZEN_POLICIES: tuple[str, ...] = tuple(p.name for p in TABLE if p.frozen)
 _BY_NAME = {p.name: p for p in TABLE}
 _BY_KIND = {p.kind: p for p in TABLE}
 

@@ -17,6 +17,18 @@
  *                         opponent can place us on at most N cells; 0 never silences.
  * Also --seed S (default 0) seeds the bot's random choices; --help prints this text.
  * See mybot.py for what the bot does each turn.
+ *
+ * Thinking on a timer, as a real contest bot does (the lab tells it its budget with
+ * --turn-ms {turn_ms}):
+ *   --turn-ms T    the milliseconds it has per turn (default 50, CodinGame's).
+ *   --think F      share of T it spends looking ahead (default 0: no lookahead): random
+ *                  self-avoiding walks from each move it may make, as many as fit in F x T ms
+ *                  from the moment it has read the turn; a move whose walks last longer is
+ *                  preferred. Its games then depend on the machine's speed and load: they
+ *                  do not reproduce.
+ *   --rollouts N   the same lookahead with a fixed budget instead of the timer: N walks per
+ *                  move (default 0). Deterministic given the seeds: the mode to tune in.
+ * With neither, it plays as mybot.py does (with its own random numbers) and reproduces.
  */
 #define _POSIX_C_SOURCE 199309L
 #include <stdint.h>
@@ -40,7 +52,10 @@ static const char *HELP =
     "                        opponent's likely cells when moving (positive closes in)\n"
     "  --silence_below N     integer in [0, 100], default 0: SILENCE when charged as soon as the\n"
     "                        opponent can place us on at most N cells; 0 never silences\n"
-    "  --seed S              integer, default 0: seed of the random choices\n";
+    "  --seed S              integer, default 0: seed of the random choices\n"
+    "  --turn-ms T           integer, default 50: its time per turn in ms, as the lab tells it\n"
+    "  --think F             float in [0, 0.95], default 0: look ahead on a timer for F x T ms\n"
+    "  --rollouts N          integer, default 0: look ahead N walks per move instead (deterministic)\n";
 
 typedef struct { uint64_t w[WORDS]; } Mask;
 typedef struct { int cell; Mask m; } State;
@@ -48,6 +63,12 @@ typedef struct { int cell; Mask m; } State;
 static double fire_probability = 0.9, approach = 0.0;
 static int silence_below = 0;
 static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
+static int turn_ms = 50, rollouts = 0;
+static double think = 0.0;
+static double turn_start_ms;  /* when this turn's input was read */
+static uint64_t walk_state = 0x2545F4914F6CDD1DULL;  /* the lookahead's own random numbers */
+#define WALK_DEPTH 20
+#define WALK_WEIGHT 0.5  /* the worth of one more step a walk lasts, next to a free cell */
 
 static const char DNAME[4] = {'N', 'E', 'S', 'W'};
 static const int DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0};
@@ -66,6 +87,13 @@ static uint64_t rnd64(void) {
 }
 static double rnd01(void) { return (double)(rnd64() >> 11) / 9007199254740992.0; }
 static int rnd_below(int n) { return (int)(rnd01() * n); }
+static uint64_t walk64(void) {  /* splitmix64 on its own state: the lookahead never shifts the play's draws */
+    uint64_t z = (walk_state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+static double now_ms(void);
 
 /* ---- bit masks of cells ---- */
 static int has(const Mask *m, int c) { return (int)((m->w[c >> 6] >> (c & 63)) & 1U); }
@@ -331,6 +359,37 @@ static void apply_me(Tracker *t, char pieces[][32], int np, int surfaced_sector)
     }
 }
 
+/* Steps a random self-avoiding walk from `start` lasts (at most WALK_DEPTH), the cells in
+ * `blocked` and `start` taken. */
+static int walk(int start, const Mask *blocked) {
+    Mask seen = *blocked;
+    int c = start, steps = 0;
+    set_bit(&seen, c);
+    while (steps < WALK_DEPTH) {
+        int next[4], n = 0;
+        for (int d = 0; d < 4; d++)
+            if (step_[d][c] >= 0 && !has(&seen, step_[d][c])) next[n++] = step_[d][c];
+        if (!n) break;
+        c = next[walk64() % (uint64_t)n];
+        set_bit(&seen, c);
+        steps++;
+    }
+    return steps;
+}
+
+/* Mean walk length from each move's cell: `rollouts` walks each, or rounds of one walk each
+ * until think x turn_ms has passed since the turn's input was read (at least one round). */
+static void look_ahead(const int *cells, int n, double *mean) {
+    long total[4] = {0, 0, 0, 0}, count = 0;
+    double until = turn_start_ms + think * turn_ms;
+    for (;;) {
+        for (int i = 0; i < n; i++) total[i] += walk(cells[i], &visited);
+        count++;
+        if (think > 0 ? now_ms() >= until : count >= rollouts) break;
+    }
+    for (int i = 0; i < n; i++) mean[i] = (double)total[i] / (double)count;
+}
+
 static void decide(char *out, size_t out_size) {
     char pieces[8][32];
     int np = 0, hurt = 0, surfaced = 0, surfaced_sector = 0, new_mine = -1;
@@ -361,7 +420,12 @@ static void decide(char *out, size_t out_size) {
     cx /= n_cand;
     cy /= n_cand;
     int known = n_cand < 60, best_d = -1;
-    double best_score = 0;
+    double best_score = 0, ahead[4] = {0, 0, 0, 0};
+    if (think > 0 || rollouts > 0) {
+        int cells[4];
+        for (int i = 0; i < nm; i++) cells[i] = step_[moves[i]][pos];
+        look_ahead(cells, nm, ahead);
+    }
     for (int i = 0; i < nm; i++) {
         int d = moves[i], n = step_[d][pos];
         int space = flood(n, &visited);
@@ -373,6 +437,7 @@ static void decide(char *out, size_t out_size) {
             double e;
             if (best_shot(n, &e) >= 0) score += 10 * e;
         }
+        score += WALK_WEIGHT * ahead[i];
         score += rnd01() * 0.01;
         if (best_d < 0 || score > best_score) { best_d = d; best_score = score; }
     }
@@ -509,10 +574,14 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--approach")) approach = v < -2 ? -2 : v > 2 ? 2 : v;
         else if (!strcmp(argv[i], "--silence_below")) silence_below = v < 0 ? 0 : v > 100 ? 100 : (int)v;
         else if (!strcmp(argv[i], "--seed")) seed = (long long)v;
+        else if (!strcmp(argv[i], "--turn-ms")) turn_ms = v < 1 ? 1 : (int)v;
+        else if (!strcmp(argv[i], "--think")) think = v < 0 ? 0 : v > 0.95 ? 0.95 : v;
+        else if (!strcmp(argv[i], "--rollouts")) rollouts = v < 0 ? 0 : v > 100000 ? 100000 : (int)v;
         else { fprintf(stderr, "mybot: bad argument %s (see --help)\n", argv[i]); return 2; }
         i++;
     }
     rng_state ^= (uint64_t)seed * 0xD1B54A32D192ED03ULL;
+    walk_state ^= (uint64_t)seed * 0xD1B54A32D192ED03ULL;
     int width, height, my_id;
     char rows[W][W + 2], line[512], sonar_line[64], opp_line[512], answer[256];
     if (scanf("%d %d %d", &width, &height, &my_id) != 3) return 0;
@@ -550,12 +619,13 @@ int main(int argc, char **argv) {
     while (fgets(line, sizeof line, stdin)) {
         if (!fgets(sonar_line, sizeof sonar_line, stdin) || !fgets(opp_line, sizeof opp_line, stdin)) break;
         double t0 = now_ms();
+        turn_start_ms = t0;
         read_turn(line, sonar_line, opp_line);
         decide(answer, sizeof answer);
         printf("%s\n", answer);
         fflush(stdout);
         turn++;
-        fprintf(stderr, "turn %d: %s | opp cells %d | %.1f ms\n", turn, answer, n_cand, now_ms() - t0);
+        fprintf(stderr, "turn %d: %s | opp cells %d | %.1f ms of %d\n", turn, answer, n_cand, now_ms() - t0, turn_ms);
     }
     return 0;
 }

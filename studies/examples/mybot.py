@@ -39,7 +39,10 @@ The three tunable constants (command-line arguments --NAME VALUE; defaults delib
   --silence_below N      integer in [0, 100], default 0. SILENCE (when charged) as soon as the
                          opponent can place us on at most N cells; 0 never silences.
 Also --seed S (integer, default 0): seed of the bot's random choices (random.Random(S)); a game
-is deterministic given the seeds and the constants. --help prints this text.
+is deterministic given the seeds and the constants. --turn-ms T (integer, default 50): the time it
+has per turn, as the lab tells it ({turn_ms}); this bot's search is a fixed amount of work, so it
+only reports on stderr how much of T each turn took (a bot on a timer would stop thinking at a
+share of T: see mybot.c's --think). --help prints this text.
 """
 import random
 import sys
@@ -60,8 +63,10 @@ CONSTANTS = (           # name, type, default, low, high
 def parse_args(argv):
     values = {name: default for name, _, default, _, _ in CONSTANTS}
     values["seed"] = 0
+    values["turn_ms"] = 50
     kinds = {name: kind for name, kind, _, _, _ in CONSTANTS}
     kinds["seed"] = int
+    kinds["turn_ms"] = int
     i = 0
     while i < len(argv):
         arg = argv[i]
@@ -479,8 +484,8 @@ def main():
         line = bot.decide()
         print(line, flush=True)
         bot.turn += 1
-        sys.stderr.write("turn %d: %s | opp cells %d | %.1f ms\n"
-                         % (bot.turn, line, len(bot.opp.cells), (time.perf_counter() - t0) * 1000))
+        sys.stderr.write("turn %d: %s | opp cells %d | %.1f ms of %d\n"
+                         % (bot.turn, line, len(bot.opp.cells), (time.perf_counter() - t0) * 1000, params["turn_ms"]))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 """``ocean arena`` end to end, and the interval it reports."""
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -55,9 +57,81 @@ def test_bad_arena_input_gets_one_line_and_exit_code_2(args, words):
 
 
 def test_pair_interval_uses_pairs_as_the_unit():
-    scores = np.array([1, 0] * 50, dtype=float)  # every pair split: the bots are even
+    scores = np.array([1, 0] * 50, dtype=float)  # every pair split: the bots are even, no spread
     mean, low, high = pair_interval(scores)
-    assert mean == 0.5 and low == high == 0.5
+    assert mean == 0.5 and low < 0.5 < high  # Wilson stands in: never a zero-width interval
     scores = np.array([1, 1, 0, 0] * 25, dtype=float)
     mean, low, high = pair_interval(scores)
     assert mean == 0.5 and low < 0.4 and high > 0.6
+
+
+def test_a_sweep_is_printed_with_a_real_interval_and_an_elo_bound():
+    out = _ocean("--bots", "chaser,random", "--games", "20").stdout
+    row = next(line for line in out.splitlines() if line.startswith("chaser "))
+    assert "1.000 [1.00,1.00]" not in row and "[0.7" in row  # was a zero-width 1.000 [1.00, 1.00]
+    assert "chaser vs random: >= +" in out and "+inf]" in out
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--turn-ms", "0"], "--turn-ms is a whole number of milliseconds"),
+    (["--first-turn-ms", "-5"], "--first-turn-ms"),
+    (["--time-scale", "0"], "--time-scale must be above 0"),
+    (["--time-scale", "500"], "at most 100"),
+    (["--cwd", "/no/such/folder"], "--cwd"),
+])
+def test_bad_time_control_input_gets_one_line(args, words):
+    result = _ocean("--bots", "random,chaser", "--games", "2", *args, check=False)
+    assert result.returncode == 2
+    assert words in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+BUSY = Path(__file__).parent / "programs" / "busy.py"
+
+
+def test_any_command_line_plays_in_the_arena_through_the_referee(tmp_path):
+    # a command line beside a panel name and params:, with a comma inside its quotes; its time
+    # control is the arena's, and its answer times and disqualifications come back with its games
+    log = tmp_path / "told.log"
+    cmd = f'cmd:"{sys.executable} {BUSY} --turn-ms {{turn_ms}} --share 0.5 --log {log} --seed {{game_seed}} --x 1,2"'
+    result = _ocean("--bots", f"{cmd},random", "--games", "4", "--workers", "2", "--turn-ms", "12",
+                    "--time-scale", "20", "--json")  # generous limits: the machine may be loaded
+    report = json.loads(result.stdout.splitlines()[-1])
+    name = f"{sys.executable} {BUSY} --turn-ms {{turn_ms}} --share 0.5 --log {log} --seed {{game_seed}} --x 1,2"
+    assert report["bots"] == [name, "random"] and report["time"] == {"turn_ms": 12, "first_turn_ms": 1000, "scale": 20.0}
+    stats = report["statistics"][name]
+    assert stats["games"] == 4 and stats["disqualified"] == 0, stats["first_error"]
+    assert 5.5 <= stats["answer_mean_ms"] <= stats["answer_max_ms"] < 240  # half of 12 ms, limit 240
+    assert report["statistics"]["random"]["answer_max_ms"] is None  # in-process: not timed
+    told = [json.loads(line) for line in log.read_text().splitlines()]
+    assert len(told) == 4 and {t["turn_ms"] for t in told} == {12}
+    assert all(len(t["cpus"]) == 1 for t in told) and len({t["cpus"][0] for t in told}) >= 1  # each on one CPU
+    for mode in ("slot", "none"):  # a CPU held but the games run anywhere; no CPU held
+        free = _ocean("--bots", f"{cmd},random", "--games", "2", "--affinity", mode, "--json")
+        assert json.loads(free.stdout.splitlines()[-1])["affinity"] == mode
+    told = [json.loads(line) for line in log.read_text().splitlines()][4:]
+    assert len(told) == 4 and (all(len(t["cpus"]) > 1 for t in told) or len(os.sched_getaffinity(0)) == 1)
+    bad = _ocean("--bots", f"{cmd},random", "--games", "2", "--affinity", "all", check=False)
+    assert bad.returncode == 2 and "choose one of pin, slot, none" in bad.stderr
+
+
+def test_a_command_bot_runs_in_its_folder_and_takes_no_parameters(tmp_path):
+    import shutil
+
+    shutil.copy(BUSY, tmp_path / "mine.py")
+    ok = _ocean("--bots", f"cmd:{sys.executable} mine.py --share 0,random", "--games", "2", "--cwd", str(tmp_path),
+                "--json")
+    assert json.loads(ok.stdout.splitlines()[-1])["statistics"][f"{sys.executable} mine.py --share 0"]["games"] == 2
+    bad = _ocean("--bots", "cmd:./mine.py --depth {depth},random", "--games", "2", check=False)
+    assert bad.returncode == 2 and "takes no parameters" in bad.stderr and "{depth}" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1
+    missing = _ocean("--bots", "cmd:./nobody --x,random", "--games", "2", check=False)
+    assert missing.returncode == 2 and "nobody" in missing.stderr and len(missing.stderr.strip().splitlines()) == 1
+    unbalanced = _ocean("--bots", 'cmd:"./x,random', "--games", "2", check=False)
+    assert unbalanced.returncode == 2 and "unbalanced" in unbalanced.stderr
+
+
+def test_bot_names_split_on_commas_outside_quotes():
+    from ocean.bots import split_bot_names
+
+    assert split_bot_names('hunter, cmd:"./b --w 1,2" ,params:x.toml') == ["hunter", 'cmd:"./b --w 1,2"', "params:x.toml"]
+    assert split_bot_names("cmd:./b --name 'a,b',random") == ["cmd:./b --name 'a,b'", "random"]

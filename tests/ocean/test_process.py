@@ -245,3 +245,34 @@ def test_non_executable_program_gives_a_clear_error(tmp_path):
     script.chmod(0o644)  # no x bit at all: refused even for root
     with pytest.raises(PermissionError, match="not executable"):
         BotProcess(shlex.quote(str(script)))
+
+
+def test_the_clock_starts_when_the_program_has_its_whole_input():
+    # The program takes its 1 MB input only after 0.3 s: that wait is not its answer's time.
+    # (Before the clock started at the call, this read timed out at 200 ms.)
+    with BotProcess("sh -c 'sleep 0.3; head -c 1000000 | wc -c'") as proc:
+        proc.send(["x" * 999_999])
+        assert proc.read_line(200).strip() == "1000000"
+        assert proc.answer_ms[-1] < 200
+
+
+def test_a_program_that_never_takes_its_input_times_out():
+    from ocean._process import _INPUT_GUARD_S
+
+    with BotProcess("sleep 60") as proc:
+        proc.send(["x" * 999_999])  # far more than the pipe holds
+        t0 = time.monotonic()
+        with pytest.raises(BotTimeout):
+            proc.read_line(100)
+        assert _INPUT_GUARD_S <= time.monotonic() - t0 < _INPUT_GUARD_S + 2
+
+
+def test_each_answer_time_is_kept_from_the_input_to_the_line():
+    with started("sleeper.py") as proc:
+        assert len(proc.answer_ms) == 1 and proc.answer_ms[0] < START_MS
+        proc.send(TURN)
+        assert proc.read_line(5000) == "SURFACE"  # the sleeper takes 2 s before its first turn
+        assert 1900 <= proc.answer_ms[-1] < 5000
+        proc.send(TURN)
+        assert proc.read_line(1000) == "SURFACE" and proc.answer_ms[-1] < 1000
+        assert len(proc.answer_ms) == 3

@@ -35,7 +35,7 @@ def test_bots_play_whole_games_as_programs_and_are_tracked(tmp_path, seed, p0, p
     replay = tmp_path / "game.json"
     # A generous first answer: CI machines are slow; `ocean bench --bots` measures start-up.
     verdict = json.loads(_ocean("referee", "--seed", str(seed), "--p0", _bot(*p0), "--p1", _bot(*p1),
-                                "--first-timeout", "10000", "--replay", str(replay), "--json").stdout.splitlines()[-1])
+                                "--first-turn-ms", "10000", "--replay", str(replay), "--json").stdout.splitlines()[-1])
     assert verdict["disqualified"] == [None, None]
     assert verdict["reason"] in ("life", "maxturns")
     summary = json.loads(_ocean("track", "--replay", str(replay), "--json").stdout.splitlines()[-1])
@@ -48,7 +48,7 @@ def test_exported_coefficients_play_through_the_program(tmp_path):
     path = tmp_path / "best.toml"
     C.save_params(params, path, provenance={"study": "test"})
     verdict = json.loads(_ocean("referee", "--seed", "24", "--p0", _bot("--params", str(path)), "--p1", _bot("--name", "random"),
-                                "--first-timeout", "10000", "--json").stdout.splitlines()[-1])
+                                "--first-turn-ms", "10000", "--json").stdout.splitlines()[-1])
     assert verdict["disqualified"] == [None, None] and verdict["winner"] == 0
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from ocean.referee import referee_game
+from ocean.timecontrol import TimeControl
 from tests.ocean.reference_rules import ReferenceGame
 
 PROGRAMS = Path(__file__).parent / "programs"
@@ -34,35 +35,39 @@ def _replay_through_reference(data: dict) -> ReferenceGame:
 
 @pytest.mark.parametrize("seed", [1, -7, 123456789012345])
 def test_walkers_play_a_full_game_exactly_as_the_reference(seed):
-    verdict, data = referee_game(seed, (_cmd("walker.py", "1"), _cmd("walker.py", "2")), timeout_ms=1000)
+    verdict, data = referee_game(seed, (_cmd("walker.py", "1"), _cmd("walker.py", "2")), time=TimeControl(turn_ms=1000))
     ref = _replay_through_reference(data)
+    answers = data["answer_ms"]
     assert verdict == {"winner": ref.winner, "scores": ref.referee_scores, "reason": ref.reason,
                        "turns": ref.turns, "disqualified": [None, None]}
+    for p, times in enumerate(answers):  # each program's answer times: how close to its limit it runs
+        assert times["answers"] == 1 + sum(t["player"] == p for t in data["turns"])
+        assert 0 <= times["mean"] <= times["max"] < 1000 and times["first"] >= 0
     assert verdict["turns"] > 20
 
 
 def test_a_late_program_is_disqualified_for_timeout():
-    verdict, _ = referee_game(3, (_cmd("sleeper.py"), _cmd("walker.py")), timeout_ms=200)
+    verdict, _ = referee_game(3, (_cmd("sleeper.py"), _cmd("walker.py")), time=TimeControl(turn_ms=200))
     assert verdict["winner"] == 1 and verdict["scores"][0] == -1
     assert verdict["reason"] == "disqualified" and verdict["disqualified"][0] == "Timeout!"
     assert verdict["turns"] == 1
 
 
 def test_a_crashing_program_is_disqualified_at_once():
-    verdict, _ = referee_game(3, (_cmd("walker.py"), _cmd("crasher.py")), timeout_ms=5000)
+    verdict, _ = referee_game(3, (_cmd("walker.py"), _cmd("crasher.py")), time=TimeControl(turn_ms=5000))
     assert verdict["winner"] == 0 and verdict["scores"] == [6, -1]
-    assert "exited" in verdict["disqualified"][1]
+    assert verdict["disqualified"][1] == "crashed, exit code 3 (official reason: Timeout!)"
     assert verdict["turns"] == 2
 
 
 def test_garbage_output_disqualifies_as_an_unknown_command():
-    verdict, data = referee_game(4, (_cmd("garbage.py"), _cmd("walker.py")), timeout_ms=1000)
+    verdict, data = referee_game(4, (_cmd("garbage.py"), _cmd("walker.py")), time=TimeControl(turn_ms=1000))
     assert verdict["scores"][0] == -1 and verdict["disqualified"][0] == "Unknown command"
     assert data["turns"][0]["output"] == "HELLO WORLD"
 
 
 def test_extra_lines_are_read_as_later_answers():
-    verdict, data = referee_game(5, (_cmd("spammer.py"), _cmd("walker.py")), timeout_ms=1000)
+    verdict, data = referee_game(5, (_cmd("spammer.py"), _cmd("walker.py")), time=TimeControl(turn_ms=1000))
     outputs = [t["output"] for t in data["turns"] if t["player"] == 0]
     assert outputs[:2] == ["SURFACE|MSG first 1", "SURFACE|MSG second 1"]
     _replay_through_reference(data)
@@ -70,7 +75,8 @@ def test_extra_lines_are_read_as_later_answers():
 
 
 def test_surfacing_every_turn_loses_on_lives():
-    verdict, data = referee_game(6, (_cmd("echo_start.py"), _cmd("echo_start.py")), timeout_ms=1000)
+    verdict, data = referee_game(6, (_cmd("echo_start.py"), _cmd("echo_start.py")), time=TimeControl(turn_ms=1000))
+    assert [t["answers"] for t in data["answer_ms"]] == [7, 6]  # the start, then 6 and 5 turns
     assert verdict == {"winner": 1, "scores": [0, 1], "reason": "life", "turns": 11, "disqualified": [None, None]}
 
 
@@ -78,11 +84,12 @@ def test_cli_referee_json_and_replay(tmp_path):
     replay = tmp_path / "game.json"
     result = subprocess.run(
         [sys.executable, "-m", "ocean", "referee", "--seed", "9", "--p0", _cmd("walker.py", "3"),
-         "--p1", _cmd("walker.py", "4"), "--json", "--replay", str(replay), "--timeout", "1000"],
+         "--p1", _cmd("walker.py", "4"), "--json", "--replay", str(replay), "--time-scale", "20"],
         capture_output=True, text=True, check=True)
     verdict = json.loads(result.stdout.strip().splitlines()[-1])
-    assert set(verdict) == {"winner", "scores", "reason", "turns", "disqualified"}
+    assert set(verdict) == {"winner", "scores", "reason", "turns", "disqualified", "answer_ms"}
     data = json.loads(replay.read_text())
+    assert data["answer_ms"] == verdict.pop("answer_ms") and data["answer_ms"][0]["answers"] > 10
     assert data["result"] == verdict and data["seed"] == 9
     assert data["turns"][0]["actions"][0]["state"]["players"][0]["life"] == 6
     ref = _replay_through_reference(data)
@@ -95,3 +102,41 @@ def test_cli_referee_rejects_a_missing_program_in_one_line():
     assert result.returncode == 2
     assert result.stderr.strip().count("\n") == 0 and "/no/such/bot" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--turn-ms", "0"], "--turn-ms is a whole number of milliseconds"),
+    (["--time-scale", "-1"], "--time-scale must be above 0"),
+    (["--p0", "./bot --depth {depth}"], "--p0: no value for {depth}"),
+    (["--p0", "./bot --x {"], "--p0:"),
+])
+def test_cli_referee_bad_time_control_or_placeholder_is_one_line(args, words):
+    base = {"--p0": _cmd("walker.py"), "--p1": _cmd("walker.py")}
+    extra = []
+    for flag, value in zip(args[::2], args[1::2]):
+        if flag in base:
+            base[flag] = value
+        else:
+            extra += [flag, value]
+    result = subprocess.run([sys.executable, "-m", "ocean", "referee", "--seed", "1", "--p0", base["--p0"],
+                             "--p1", base["--p1"], *extra], capture_output=True, text=True)
+    assert result.returncode == 2 and words in result.stderr, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+
+
+def test_a_program_killed_by_a_signal_is_told_from_a_late_one(tmp_path):
+    script = tmp_path / "segv.py"
+    script.write_text("import os, signal, sys\nsys.stdin.readline()\nos.kill(os.getpid(), signal.SIGSEGV)\n")
+    verdict, _ = referee_game(3, (f"{PY} {script}", _cmd("walker.py")), time=TimeControl(scale=5))
+    assert verdict["disqualified"][0] == "crashed, killed by signal 11 (SIGSEGV) (official reason: Timeout!)"
+
+
+def test_the_referee_fills_in_the_time_control_and_the_seed(tmp_path):
+    log = tmp_path / "told.log"
+    busy = PROGRAMS / "busy.py"
+    verdict, _ = referee_game(-7, (f"{PY} {busy} --turn-ms {{turn_ms}} --first-turn-ms {{first_turn_ms}} --share 0 "
+                                   f"--seed {{game_seed}} --log {log}", _cmd("walker.py")),
+                              time=TimeControl(turn_ms=33, first_turn_ms=444, scale=3))
+    assert verdict["disqualified"] == [None, None]
+    told = json.loads(log.read_text())
+    assert (told["turn_ms"], told["first_turn_ms"]) == (33, 444)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from ocean.referee import referee_game
+from ocean.timecontrol import TimeControl
 from tests.programs import build
 
 FIRST_MS = 5000  # generous: the machine is loaded and the JVM starts slowly
@@ -35,7 +36,7 @@ def _cmd(base: str, *args, env: str | None = None) -> str:
 
 
 def _play(seed, p0, p1):
-    return referee_game(seed, (p0, p1), first_timeout_ms=FIRST_MS, timeout_ms=TURN_MS)
+    return referee_game(seed, (p0, p1), time=TimeControl(turn_ms=TURN_MS, first_turn_ms=FIRST_MS))
 
 
 def _lines(data) -> str:
@@ -162,7 +163,7 @@ def flawless(knobs):
 
 
 @pytest.mark.parametrize("mode, reason", [
-    ("crash", "Timeout! (the program exited or closed its output"),
+    ("crash", "crashed, exit code 3"),
     ("garbage", "Unknown command"),
     ("timeout", "Timeout!"),
 ])
@@ -185,7 +186,7 @@ def test_a_flaw_disqualifies_on_the_third_turn_only_above_its_threshold(knobs, f
 
 def test_start_delay(knobs, flawless):
     late = _cmd(knobs["py"], "--skill", "0.5", "--start-delay-ms", 1500)
-    verdict, _ = referee_game(10, (late, _cmd(knobs["c"], "--seed", 1)), first_timeout_ms=1000, timeout_ms=TURN_MS)
+    verdict, _ = referee_game(10, (late, _cmd(knobs["c"], "--seed", 1)), time=TimeControl(turn_ms=TURN_MS))
     assert verdict["disqualified"] == ["Timeout!", None] and verdict["turns"] == 0
     verdict, data = _play(10, _cmd(knobs["py"], "--skill", "0.5", "--start-delay-ms", 200), _cmd(knobs["c"], "--seed", 1))
     assert _lines(data) == _lines(flawless[1])

@@ -57,10 +57,10 @@ def interval(score, low, high) -> str:
 
 
 def elo_text(mean, low, high) -> str:
-    """An Elo difference with its interval: +123 [+98, +150]."""
-    def one(x):
-        return "-" if x is None or not math.isfinite(x) else f"{x:+.0f}"
-    return f"{one(mean)} [{one(low)}, {one(high)}]"
+    """An Elo difference with its interval: +123 [+98, +150] (``ocean.stats.format_elo``)."""
+    from ocean.stats import format_elo
+
+    return format_elo(mean, low, high)
 
 
 def print_figures(figures: dict, as_json: bool) -> None:

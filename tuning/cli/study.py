@@ -55,7 +55,7 @@ def _run_study(handle, ray_address: Optional[str], programs_checked: bool = Fals
 
     workers = connect(ray_address)
     if not programs_checked:  # on every node: programs start, frozen ones still play as frozen
-        check_programs(handle.programs, handle.spec.timeout_scale)
+        check_programs(handle.programs, handle.spec.time_control)
     typer.echo(f"study {handle.name}: {handle.storage.masked}, {workers} Ray CPUs, "
                f"target {handle.target_trials} trials", err=True)
     with _RunBars(handle.name) as bars:
@@ -118,7 +118,7 @@ def launch_study(spec_file: Path, *, trials: Optional[int] = None, games: Option
     from tuning.study.opponents import study_programs
 
     connect(ray_address or spec.ray_address)
-    check_programs(study_programs(spec, panel, held_out), spec.timeout_scale)  # before the study exists
+    check_programs(study_programs(spec, panel, held_out), spec.time_control)  # before the study exists
     created = True
     try:
         handle = create_study(spec, url)
@@ -272,7 +272,7 @@ def validate(
     handle = open_study(name, resolve_url(name, option=storage))
     try:
         connect(ray_address)
-        check_programs(handle.programs, handle.spec.timeout_scale)
+        check_programs(handle.programs, handle.spec.time_control)
         bars = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                         console=Console(stderr=True))
         task = bars.add_task(f"{name} validation games", total=None)

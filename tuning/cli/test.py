@@ -194,7 +194,7 @@ def test(
         status = test_status(handle)
         if not status["finished"]:
             workers = connect(ray_address)
-            check_programs(spec.programs, spec.time_scale)  # MERGE(TimeControl): the test's time control
+            check_programs(spec.programs, spec.time_control)
             verb = "new test" if handle.created else "carrying on"
             typer.echo(f"test {name} ({verb}): {spec.new.name} against {spec.base.name}"
                        f"{'' if not spec.gauntlet else ' through ' + ', '.join(o.name for o in spec.opponents)}; "

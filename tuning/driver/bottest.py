@@ -269,9 +269,7 @@ class TestRunner:
         start = time.perf_counter()
         if self.pool is None:
             self.run_report.workers = cluster_cpus()
-            # MERGE(TimeControl): hand play_pairs TimeControl(spec.turn_ms, spec.first_turn_ms, spec.time_scale)
-            # here once ocean.match takes one; until then only the scale of CodinGame's limits reaches the games.
-            pool = BatchPool(self.run_report.workers + 1, time_scale=self.spec.time_scale,
+            pool = BatchPool(self.run_report.workers + 1, time_control=self.spec.time_control,
                              store=self.h.batch_store())
         else:
             pool, self.run_report.workers = self.pool, self.pool.capacity

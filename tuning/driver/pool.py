@@ -19,15 +19,16 @@ __all__ = ["BatchPool"]
 class BatchPool:
     """Ray tasks in flight, by object reference."""
 
-    def __init__(self, capacity: int, bot=None, time_scale: float = 1.0,
+    def __init__(self, capacity: int, bot=None, time_control=None,
                  store: tuple[str, str] | None = None) -> None:
         """``bot``: the study's bot (an ``ocean.bots.BotSpec``; None: the in-process tunable bot),
-        played with each batch's parameters; ``time_scale`` for program games. ``store``: (URL,
+        played with each batch's parameters; ``time_control`` (an ``ocean.timecontrol.TimeControl``;
+        None: CodinGame's) for program games. ``store``: (URL,
         study) whose database the workers store their games in themselves (``tuning.storage.batchstore``);
         None: results carry the rows and the caller stores them."""
         self.capacity = max(1, capacity)
         self.bot = bot
-        self.time_scale = time_scale
+        self.time_control = time_control
         # The URL goes to the workers through the object store, once: as a plain task argument
         # it would be copied into every task's specification (and may carry a password).
         self._store = None if store is None else (ray.put(store[0]), store[1])
@@ -47,7 +48,7 @@ class BatchPool:
     def _start(self, batch: Batch, params: dict, url, study: str | None) -> ray.ObjectRef:
         """Start the Ray task that plays ``batch`` (its arguments as ``play_batch`` takes them)."""
         return play_batch_task.remote(params, batch.opponent, list(batch.seeds), batch.trial, batch.phase,
-                                      self.bot_for(batch), self.time_scale, url, study)
+                                      self.bot_for(batch), self.time_control, url, study)
 
     def bot_for(self, batch: Batch):
         """The bot that plays ``batch`` with its parameters: the batch's own, else the pool's."""

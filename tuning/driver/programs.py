@@ -18,13 +18,15 @@ __all__ = ["check_programs", "check_on_this_node"]
 _CHECK_SEED = 1  # the map the start check shows a program
 
 
-def check_on_this_node(programs: Sequence, time_scale: float = 1.0) -> list[str]:
-    """Problems with ``programs`` (``BotSpec``s) on this machine, one line each (empty: all good)."""
+def check_on_this_node(programs: Sequence, time_control=None) -> list[str]:
+    """Problems with ``programs`` (``BotSpec``s) on this machine, one line each (empty: all good);
+    ``time_control``: the study's (an ``ocean.timecontrol.TimeControl``; None: CodinGame's)."""
     import socket
 
-    from ocean.bots.panel import FingerprintError, check_fingerprint
+    from ocean.fingerprint import FingerprintError, check_frozen
     from ocean.players import open_player
-    from ocean.referee import FIRST_TIMEOUT_MS, first_answer
+    from ocean.referee import first_answer
+    from ocean.timecontrol import DEFAULT_TIME
 
     host = socket.gethostname()
     if ray.is_initialized():  # in a Ray task: name the node, several may share a host
@@ -34,12 +36,12 @@ def check_on_this_node(programs: Sequence, time_scale: float = 1.0) -> list[str]
     for spec in programs:
         if spec.program.fingerprint is not None:
             try:
-                check_fingerprint(spec)
+                check_frozen(spec, fresh=True)  # Ray workers live on: never a cached answer here
             except FingerprintError as exc:
                 problems.append(f"node {host}: {exc}")
             continue
         try:
-            player = open_player(spec, _CHECK_SEED)
+            player = open_player(spec, _CHECK_SEED, time=time_control or DEFAULT_TIME)
         except OSError as exc:
             problems.append(f"node {host}: the study's program cannot start: {exc.strerror or exc}")
             continue
@@ -47,7 +49,7 @@ def check_on_this_node(programs: Sequence, time_scale: float = 1.0) -> list[str]
             problems.append(f"node {host}: the study's program cannot start: {exc}")
             continue
         try:
-            _, why = first_answer(player, _CHECK_SEED, max(1, round(FIRST_TIMEOUT_MS * time_scale)))
+            _, why = first_answer(player, _CHECK_SEED)
         finally:
             player.close()
         if why is not None:
@@ -59,7 +61,7 @@ def check_on_this_node(programs: Sequence, time_scale: float = 1.0) -> list[str]
 _check_task = ray.remote(num_cpus=1, max_retries=0)(check_on_this_node)
 
 
-def check_programs(programs: Sequence, time_scale: float = 1.0) -> None:
+def check_programs(programs: Sequence, time_control=None) -> None:
     """Run ``check_on_this_node`` on every alive Ray node with CPUs; raises ``TuningError``
     with the first problem (and how many more). Ray must be connected. Nothing to do without
     programs."""
@@ -69,7 +71,7 @@ def check_programs(programs: Sequence, time_scale: float = 1.0) -> None:
 
     nodes = [n for n in ray.nodes() if n.get("Alive") and n.get("Resources", {}).get("CPU", 0) >= 1]
     refs = [_check_task.options(scheduling_strategy=NodeAffinitySchedulingStrategy(n["NodeID"], soft=False))
-            .remote(list(programs), time_scale) for n in nodes]
+            .remote(list(programs), time_control) for n in nodes]
     problems = [p for found in ray.get(refs) for p in found]
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""

@@ -187,7 +187,7 @@ class StudyRunner:
         start = time.perf_counter()
         if self.pool is None:
             self.report.workers = cluster_cpus()
-            pool = BatchPool(self.report.workers + 1, bot=self.h.bot, time_scale=self.spec.timeout_scale,
+            pool = BatchPool(self.report.workers + 1, bot=self.h.bot, time_control=self.spec.time_control,
                              store=self.h.batch_store())
         else:
             pool, self.report.workers = self.pool, self.pool.capacity

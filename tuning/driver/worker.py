@@ -88,16 +88,17 @@ def _boards_for(seeds: Sequence[int]):
 
 
 def play_batch(params: Mapping[str, float], opponent, seeds: Sequence[int], trial: int = -1,
-               phase: str = "train", bot=None, time_scale: float = 1.0, store_url: str | None = None,
+               phase: str = "train", bot=None, time_control=None, store_url: str | None = None,
                study: str | None = None) -> BatchResult:
     """Play each seed twice (sides swapped) between the study bot with ``params`` and
     ``opponent`` (an ``ocean.bots.BotSpec``). ``bot``: the study's bot (default: the in-process
-    tunable bot), which plays with ``params``; ``time_scale`` stretches CodinGame's time limits
-    for programs. ``store_url``/``study``: store the games in that study's database from here
+    tunable bot), which plays with ``params``; ``time_control`` (an ``ocean.timecontrol.TimeControl``,
+    default CodinGame's) is what programs are told and what the referee enforces. ``store_url``/``study``: store the games in that study's database from here
     and return only their summary (if the database cannot be reached from this worker, the rows
     go back to the driver, which stores them)."""
     from ocean.bots import BotSpec
     from ocean.match import play_pairs
+    from ocean.timecontrol import DEFAULT_TIME
 
     global _warm
     if bot is None:
@@ -110,7 +111,7 @@ def play_batch(params: Mapping[str, float], opponent, seeds: Sequence[int], tria
         play_pairs(bot, opponent, seeds[:1], boards[:1])
         _warm = True
     start = time.perf_counter()
-    result = play_pairs(bot, opponent, seeds, boards, time_scale=time_scale)
+    result = play_pairs(bot, opponent, seeds, boards, time=time_control or DEFAULT_TIME)
     seconds = time.perf_counter() - start
     rows = result.rows()
     worker = f"{socket.gethostname()}:{os.getpid()}"

@@ -354,9 +354,9 @@ def _fmt(x, digits=3) -> str:
 
 
 def _elo_text(mean, low, high) -> str:
-    def one(x):
-        return "-" if x is None or not math.isfinite(x) else f"{x:+.0f}"
-    return f"{one(mean)} [{one(low)}, {one(high)}]"
+    from ocean.stats import format_elo
+
+    return format_elo(mean, low, high)
 
 
 def _interval(score, low, high) -> str:

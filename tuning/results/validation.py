@@ -83,7 +83,7 @@ def validate_study(handle: StudyHandle, *, top_k: int | None = None, games: int 
     if progress:
         progress(played, total)
     pool = pool if pool is not None else BatchPool(cluster_cpus() + 1, bot=handle.bot,
-                                                   time_scale=handle.spec.timeout_scale)
+                                                   time_control=handle.spec.time_control)
     while pending or len(pool):
         while pending and not pool.full:
             batch = pending.popleft()

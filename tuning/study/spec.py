@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 from ocean.bots import coefficients as registry
 from ocean.bots.external import RESERVED, ProgramSpec, absolute_cwd
 from ocean.bots.registry import STUDY_POLICIES
+from ocean.timecontrol import TimeControl
 from tuning.errors import SpecError
 
 __all__ = ["SeedRange", "SamplerSpec", "SearchRange", "PruningSpec", "ValidationSpec", "ProgramBot", "StudySpec",
@@ -259,6 +260,12 @@ class StudySpec(_Strict):
             raise ValueError("sampler.kind = 'gp' needs PyTorch: pip install 'ocean-tuning-lab[gp]' "
                              "(or choose tpe, cmaes or random)")
         return self
+
+    @property
+    def time_control(self) -> TimeControl:
+        """What the study's programs are told and what the referee enforces (CodinGame's times,
+        limits x ``timeout_scale``)."""
+        return TimeControl(scale=self.timeout_scale)
 
     @property
     def pairs_per_opponent(self) -> int:

@@ -13,7 +13,8 @@ import math
 from dataclasses import dataclass, fields
 
 from ocean.bots import BotSpec, resolve_bot
-from ocean.referee import FIRST_TIMEOUT_MS, TURN_TIMEOUT_MS
+from ocean.constants import FIRST_TURN_MS, TURN_MS
+from ocean.timecontrol import TimeControl
 from tuning.errors import SpecError
 from tuning.study.opponents import panel_from_json, panel_to_json, resolve_panel
 from tuning.study.spec import INT64_MAX, INT64_MIN
@@ -51,9 +52,14 @@ class TestSpec:
     max_games: int
     seed: int
     batch_pairs: int
-    turn_ms: int  # MERGE(TimeControl): stored and shown; enforced once play_pairs takes a TimeControl
+    turn_ms: int  # what programs are told (``{turn_ms}``); the referee enforces it x time_scale
     first_turn_ms: int
     time_scale: float
+
+    @property
+    def time_control(self) -> TimeControl:
+        """What the test's programs are told and what the referee enforces."""
+        return TimeControl(self.turn_ms, self.first_turn_ms, self.time_scale)
 
     @property
     def gauntlet(self) -> bool:
@@ -210,8 +216,8 @@ def build_spec(name: str, options: TestOptions) -> TestSpec:
                     options.seed if options.seed is not None else DEFAULT_SEED,
                     options.batch_pairs if options.batch_pairs is not None else
                     (PROGRAM_BATCH_PAIRS if programs else IN_PROCESS_BATCH_PAIRS),
-                    options.turn_ms if options.turn_ms is not None else TURN_TIMEOUT_MS,
-                    options.first_turn_ms if options.first_turn_ms is not None else FIRST_TIMEOUT_MS,
+                    options.turn_ms if options.turn_ms is not None else TURN_MS,
+                    options.first_turn_ms if options.first_turn_ms is not None else FIRST_TURN_MS,
                     options.time_scale if options.time_scale is not None else 1.0)
     _check(spec)
     return spec

@@ -155,7 +155,8 @@ def test_the_panel_holds_six_distinct_frozen_bots_with_stable_names():
 
 
 def test_frozen_panel_bots_still_play_exactly_as_when_they_were_frozen():
-    from ocean.bots.panel import BUILTIN, behaviour_fingerprint, panel_bots
+    from ocean.bots.panel import BUILTIN, panel_bots
+    from ocean.fingerprint import behaviour_fingerprint
 
     for name, bot in panel_bots().items():
         assert bot["source"] == BUILTIN, "the suite runs without a user panel file (tests/conftest.py)"

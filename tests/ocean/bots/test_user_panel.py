@@ -7,7 +7,8 @@ import sys
 import pytest
 
 from ocean.bots import coefficients, resolve_bot
-from ocean.bots.panel import behaviour_fingerprint, reload_panels
+from ocean.bots.panel import reload_panels
+from ocean.fingerprint import behaviour_fingerprint
 
 
 def _ocean(env, *args):
@@ -87,3 +88,75 @@ def test_a_broken_user_panel_file_is_named_in_one_line(user_panels):
     out = _ocean({**os.environ}, "arena", "--bots", "x-v1,random", "--games", "2")
     assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1
     assert str(user_panels) in out.stderr and "silence_cost" in out.stderr
+
+
+def test_a_frozen_bot_whose_coefficients_were_edited_in_the_panel_file_is_refused(tmp_path, user_panels):
+    import os
+
+    env = {**os.environ}
+    params, _ = _params_file(tmp_path, silence_cost=1.7)
+    assert _ocean(env, "panel", "add", "mybest-v1", "--params", str(params)).returncode == 0
+    assert _ocean(env, "arena", "--bots", "mybest-v1,random", "--games", "2").returncode == 0  # as frozen: plays
+    text = user_panels.read_text()
+    assert "silence_cost = 1.7" in text
+    for edit in ("silence_cost = 0.4",  # an edit that changes its play
+                 "silence_cost = 1.7000001"):  # one the fixed games may not show: its coefficients' digest does
+        user_panels.write_text(text.replace("silence_cost = 1.7", edit, 1))
+        out = _ocean(env, "arena", "--bots", "mybest-v1,random", "--games", "2")
+        assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
+        assert "mybest-v1" in out.stderr and "other coefficients than when it was frozen" in out.stderr
+    user_panels.write_text(text)
+    assert _ocean(env, "arena", "--bots", "mybest-v1,random", "--games", "2").returncode == 0  # restored
+
+
+def test_a_frozen_bot_whose_play_changed_is_refused_by_name(user_panels):
+    from ocean.bots import BotSpec, Frozen
+    from ocean.fingerprint import FingerprintError, check_frozen, coefficients_digest
+
+    spec = resolve_bot("hunter-v1")
+    check_frozen(spec)  # the built-in panel as it is: passes
+    changed = BotSpec("hunter-v1", spec.policy, {**spec.params, "silence_cost": 2.5},
+                      frozen=Frozen(spec.frozen.fingerprint, None, "built-in"))
+    with pytest.raises(FingerprintError, match="'hunter-v1' .*plays differently than when it was frozen"):
+        check_frozen(changed)
+    unfrozen = BotSpec("x-v1", "tunable-v3", coefficients.defaults("tunable-v3"), frozen=Frozen("0" * 16, None, "f"))
+    with pytest.raises(FingerprintError, match="policy 'tunable-v3', whose code is not frozen"):
+        check_frozen(unfrozen)
+    assert coefficients_digest(spec) != coefficients_digest(changed)
+
+
+def test_panel_add_refuses_a_policy_that_is_not_frozen(tmp_path, user_panels):
+    import os
+
+    path = tmp_path / "v3.toml"
+    coefficients.save_params(coefficients.defaults("tunable-v3"), path, policy="tunable-v3")
+    out = _ocean({**os.environ}, "panel", "add", "x-v1", "--params", str(path))
+    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert "'tunable-v3' is not frozen" in out.stderr
+    assert not user_panels.exists()
+
+
+def _add_many(args):
+    from ocean.bots.panel import PROGRAM, write_user_bot
+
+    worker, count = args
+    for i in range(count):
+        name = f"racer{worker}-v{i + 1}"
+        write_user_bot(name, [f'\n[bots."{name}"]', f'policy = "{PROGRAM}"', 'command = "./x"',
+                              'fingerprint = "0000000000000000"'], "race")
+    return worker
+
+
+def test_panel_adds_at_the_same_time_all_land(user_panels):
+    # Several `ocean panel add` writing at once: before the file was locked, two writers read the
+    # same file and the second write lost the first one's bot.
+    import multiprocessing
+    import tomllib
+
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(6) as pool:
+        assert sorted(pool.map(_add_many, [(w, 8) for w in range(6)])) == list(range(6))
+    data = tomllib.loads(user_panels.read_text())
+    names = {f"racer{w}-v{i + 1}" for w in range(6) for i in range(8)}
+    assert set(data["bots"]) == names and sorted(data["panels"]["race"]) == sorted(names)
+    assert not list(user_panels.parent.glob("*.tmp"))  # every write replaced the file whole

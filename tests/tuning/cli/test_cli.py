@@ -75,7 +75,7 @@ def test_launch_status_resume_validate_export_end_to_end(tmp_path, ray_cluster, 
     game = subprocess.run([sys.executable, "-m", "ocean", "referee", "--seed", "3", "--json",
                            "--p0", f"{sys.executable} -m ocean bot --params best.toml",
                            "--p1", f"{sys.executable} -m ocean bot --name chaser",
-                           "--first-timeout", "30000", "--timeout", "5000"],
+                           "--time-scale", "100"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=300)
     verdict = _last_json(game)
     assert verdict["disqualified"] == [None, None] and verdict["winner"] in (0, 1, -1), game.stderr[-2000:]

@@ -11,7 +11,7 @@ from tuning.errors import TuningError
 from tuning.results.export import choose_trial, provenance, render
 from tuning.results.status import study_status
 from tuning.results.validation import validate_study
-from tuning.stats.estimates import elo
+from tuning.stats.estimates import Estimate, elo, elo_estimate
 from tuning.storage.handle import create_study
 from tuning.study.spec import parse_spec
 
@@ -54,7 +54,8 @@ def test_exports_round_trip_with_provenance(ran, tmp_path):
     best = study_status(ran)["best"]
     assert best["validated"] and best["trial"] == number
     stored = ran.games.validations()[0].per_opponent
-    assert best["elo_per_opponent"]["chaser"][0] == pytest.approx(elo(stored["chaser"]["mean"], stored["chaser"]["games"]))
+    chaser = Estimate(*(stored["chaser"][k] for k in ("mean", "low", "high", "n")))
+    assert best["elo_per_opponent"]["chaser"][0] == pytest.approx(elo_estimate(chaser).mean)
     assert best["elo"] == pytest.approx(sum(e[0] for e in best["elo_per_opponent"].values()) / 2, abs=1e-5)
     prov = provenance(ran, number, validation)
     assert prov["study"] == "tiny" and prov["trial"] == number and prov["panel"] == ["random", "chaser"]

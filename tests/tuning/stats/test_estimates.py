@@ -69,13 +69,27 @@ def test_elo_is_the_logistic_model_of_the_score():
     assert elo(0.5) == 0.0
     assert math.isclose(elo(1 / (1 + 10 ** -0.5)), 200.0)  # odds of sqrt(10): +200
     assert math.isclose(elo(0.25), -elo(0.75))
-    assert math.isclose(elo(1.0, games=100), elo(0.995)) and math.isclose(elo(0.0, games=100), elo(0.005))
+    assert math.copysign(1.0, elo(0.5)) == 1.0  # never -0
+    assert elo(1.0) == math.inf and elo(0.0) == -math.inf  # no clamp: no finite Elo explains them
+
+
+def test_an_all_win_or_all_loss_score_is_a_bound_from_its_interval_not_a_clamped_number():
+    won = estimate([1.0] * 50)
+    r = elo_estimate(won)
+    assert r.mean == r.low == elo(won.low) and r.high == math.inf and 300 < r.low < 2000
+    lost = elo_estimate(estimate([0.0] * 50))
+    assert lost.mean == lost.high == pytest.approx(-r.low) and lost.low == -math.inf
+    more = elo_estimate(estimate([1.0] * 500))
+    assert more.low > r.low  # more evidence, a higher bound (no fixed +545 ceiling)
+    # a panel with an all-win opponent stays finite below and open above
+    panel = panel_elo({"easy": won, "hard": Estimate(0.4, 0.35, 0.45, 200)})
+    assert math.isfinite(panel.mean) and math.isfinite(panel.low) and panel.high == math.inf
 
 
 def test_an_opponents_elo_interval_is_its_score_interval_mapped():
     e = Estimate(0.6, 0.55, 0.65, 200)
     r = elo_estimate(e)
-    assert (r.mean, r.low, r.high, r.n) == (elo(0.6, 400), elo(0.55, 400), elo(0.65, 400), 200)
+    assert (r.mean, r.low, r.high, r.n) == (elo(0.6), elo(0.55), elo(0.65), 200)
     assert r.low < r.mean < r.high
     assert math.isnan(elo_estimate(Estimate(math.nan, 0.0, 1.0, 0)).mean)
 
@@ -84,7 +98,7 @@ def test_panel_elo_weighs_a_step_of_odds_alike_against_every_opponent():
     hard = Estimate(0.30, 0.25, 0.35, 200)
     easy = Estimate(0.95, 0.93, 0.97, 200)
     panel = panel_elo({"hard": hard, "easy": easy})
-    assert math.isclose(panel.mean, (elo(0.30, 400) + elo(0.95, 400)) / 2)
+    assert math.isclose(panel.mean, (elo(0.30) + elo(0.95)) / 2)
     assert panel.low < panel.mean < panel.high and panel.n == 400
     # the same gain in odds against the hard opponent moves the Elo as much as against the easy one,
     # while on the win-rate scale it is four times as large

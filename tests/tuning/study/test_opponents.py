@@ -2,7 +2,8 @@
 import pytest
 
 from ocean.bots import coefficients
-from ocean.bots.panel import add_user_bot, reload_panels
+from ocean.bots.panel import reload_panels
+from ocean.freeze import add_user_bot
 from tuning.errors import SpecError
 from tuning.study.opponents import panel_from_json, panel_to_json, resolve_panel
 

@@ -1,0 +1,88 @@
+"""Time control: how long a program is told it has per answer, and what the referee enforces.
+
+A program is told ``turn_ms`` (every answer) and ``first_turn_ms`` (the first one, its start
+cell) through the placeholders ``{turn_ms}`` and ``{first_turn_ms}`` (ocean.bots.external); the
+referee enforces those times multiplied by ``scale`` (a slower machine than CodinGame's, a
+loaded one). In-process bots ignore time: their search budgets count work, never the clock.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Mapping
+
+from ocean.constants import FIRST_TURN_MS, MAX_TIME_SCALE, TURN_MS
+
+__all__ = ["TimeControl", "DEFAULT_TIME", "TURN_MS_NAME", "FIRST_TURN_MS_NAME"]
+
+TURN_MS_NAME = "turn_ms"  # the placeholder names, as a program's command line or file reads them
+FIRST_TURN_MS_NAME = "first_turn_ms"
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """What a program is told (``turn_ms``, ``first_turn_ms``, whole milliseconds) and what is
+    enforced (those times ``scale``). CodinGame's: 50 ms, 1000 ms, scale 1."""
+
+    turn_ms: int = TURN_MS
+    first_turn_ms: int = FIRST_TURN_MS
+    scale: float = 1.0
+
+    def __post_init__(self) -> None:
+        for name in (TURN_MS_NAME, FIRST_TURN_MS_NAME):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} = {value!r}: give a whole number of milliseconds, at least 1 "
+                                 f"(CodinGame's: {TURN_MS_NAME} = {TURN_MS}, {FIRST_TURN_MS_NAME} = {FIRST_TURN_MS})")
+        scale = self.scale
+        if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not math.isfinite(scale) \
+                or not 0 < scale <= MAX_TIME_SCALE:
+            raise ValueError(f"time scale = {scale!r}: give a number above 0 and at most {MAX_TIME_SCALE:g} "
+                             "(the limits enforced are the times told x this)")
+        object.__setattr__(self, "scale", float(scale))
+
+    @property
+    def turn_limit_ms(self) -> int:
+        """The limit the referee enforces on every answer after the first."""
+        return max(1, round(self.turn_ms * self.scale))
+
+    @property
+    def first_limit_ms(self) -> int:
+        """The limit the referee enforces on the first answer."""
+        return max(1, round(self.first_turn_ms * self.scale))
+
+    def scaled(self, factor: float) -> TimeControl:
+        """The same times told, the limits ``factor`` times longer (capped at the largest scale)."""
+        return TimeControl(self.turn_ms, self.first_turn_ms, min(MAX_TIME_SCALE, self.scale * factor))
+
+    def values(self) -> dict[str, str]:
+        """The placeholders' values: the times told, unscaled, as integers."""
+        return {TURN_MS_NAME: str(self.turn_ms), FIRST_TURN_MS_NAME: str(self.first_turn_ms)}
+
+    def as_json(self) -> dict:
+        return {TURN_MS_NAME: self.turn_ms, FIRST_TURN_MS_NAME: self.first_turn_ms, "scale": self.scale}
+
+    @classmethod
+    def from_json(cls, data: Mapping, where: str = "time") -> TimeControl:
+        """From ``as_json``'s form (a TOML table too); ValueError (one line) naming ``where``."""
+        if not isinstance(data, Mapping):
+            raise ValueError(f"{where} must be a table {{ {TURN_MS_NAME} = 50, {FIRST_TURN_MS_NAME} = 1000, "
+                             "scale = 1.0 }")
+        unknown = set(data) - {TURN_MS_NAME, FIRST_TURN_MS_NAME, "scale"}
+        if unknown:
+            raise ValueError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}; "
+                             f"keys: {TURN_MS_NAME}, {FIRST_TURN_MS_NAME}, scale")
+        try:
+            return cls(data.get(TURN_MS_NAME, TURN_MS), data.get(FIRST_TURN_MS_NAME, FIRST_TURN_MS),
+                       data.get("scale", 1.0))
+        except ValueError as exc:
+            raise ValueError(f"{where}: {exc}") from None
+
+    def describe(self) -> str:
+        """One line for people: ``50 ms a turn, 1000 ms the first (limits x2)``."""
+        scale = "" if self.scale == 1.0 else f" (limits x{self.scale:g}: {self.turn_limit_ms} and " \
+                                             f"{self.first_limit_ms} ms)"
+        return f"{self.turn_ms} ms a turn, {self.first_turn_ms} ms the first{scale}"
+
+
+DEFAULT_TIME = TimeControl()  # CodinGame's

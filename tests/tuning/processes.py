@@ -14,5 +14,10 @@ def run_tune(*args, cwd, check=True, timeout=300) -> subprocess.CompletedProcess
 
 
 def last_json(result: subprocess.CompletedProcess) -> dict:
-    """The JSON object on the last line of a command's stdout."""
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    """The JSON object on the last line of a command's stdout, read strictly: Python's
+    ``Infinity`` and ``NaN`` are not JSON, and other readers refuse them."""
+    return json.loads(result.stdout.strip().splitlines()[-1], parse_constant=_not_json)
+
+
+def _not_json(constant: str):
+    raise ValueError(f"{constant} is not JSON")

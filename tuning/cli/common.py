@@ -11,7 +11,8 @@ from typing import Callable, Optional
 
 import typer
 
-__all__ = ["STORAGE_HELP", "RAY_HELP", "fail", "user_errors", "fmt", "interval", "elo_text", "print_figures"]
+__all__ = ["STORAGE_HELP", "RAY_HELP", "fail", "user_errors", "fmt", "interval", "elo_text", "print_figures",
+           "json_text"]
 
 STORAGE_HELP = "Study database URL (default: $OCEAN_STORAGE, else sqlite:///studies/NAME.db)."
 RAY_HELP = "Join this Ray cluster (host:port or 'auto'; default: a local Ray on every core, or $RAY_ADDRESS)."
@@ -63,10 +64,27 @@ def elo_text(mean, low, high) -> str:
     return format_elo(mean, low, high)
 
 
+def json_text(value) -> str:
+    """``value`` as strict JSON on one line: a number without a finite value (an Elo bound of an
+    opponent never beaten, or always beaten) becomes null, which every JSON reader takes, where
+    Python's own ``Infinity`` and ``NaN`` are not JSON."""
+    return json.dumps(_finite(value), allow_nan=False)
+
+
+def _finite(value):
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
+
+
 def print_figures(figures: dict, as_json: bool) -> None:
     """A benchmark's figures: one JSON object, or one ``key: value`` line each."""
     if as_json:
-        typer.echo(json.dumps(figures))
+        typer.echo(json_text(figures))
     else:
         for key, value in figures.items():
             typer.echo(f"{key}: {value}")

@@ -5,14 +5,13 @@ URLs are printed with their password masked.
 """
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Callable, Optional
 
 import typer
 
-from tuning.cli.common import RAY_HELP, STORAGE_HELP, elo_text, fail, fmt, interval, user_errors
+from tuning.cli.common import RAY_HELP, STORAGE_HELP, elo_text, fail, fmt, interval, json_text, user_errors
 
 __all__ = ["launch", "resume", "status", "validate", "export", "report", "dashboard", "launch_study", "resume_study",
            "COMMANDS"]
@@ -178,7 +177,7 @@ def status(
 
     statuses = [study_status(h) for h in _open_many(name, storage)]
     if as_json:
-        typer.echo(json.dumps(statuses[0] if name else {"studies": statuses}))
+        typer.echo(json_text(statuses[0] if name else {"studies": statuses}))
         return
     if not statuses:
         typer.echo("no studies")

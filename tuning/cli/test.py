@@ -5,14 +5,13 @@
 """
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 from typing import Optional
 
 import typer
 
-from tuning.cli.common import user_errors
+from tuning.cli.common import json_text, user_errors
 
 __all__ = ["COMMANDS", "show_status", "write_report", "find_test"]
 
@@ -88,7 +87,7 @@ def show_status(name: str, storage: Optional[str], as_json: bool) -> bool:
     finally:
         handle.close()
     if as_json:
-        typer.echo(json.dumps(s))
+        typer.echo(json_text(s))
         return True
     _print_status(s)
     return True
@@ -209,7 +208,7 @@ def test(
         handle.close()
     typer.echo(verdict_line(status))
     if as_json:
-        typer.echo(json.dumps(status))
+        typer.echo(json_text(status))
 
 
 COMMANDS = (test,)

@@ -507,7 +507,7 @@ def warmup(
 ) -> None:
     """Compile every kernel once (or load it from the cache): run it after installing, so the
     first `ocean bot` answers inside CodinGame's 1000 ms first-turn limit. The bots compiled
-    on first use (the v3 bot) compile when a game first names them, or here with --all."""
+    on first use (--all names them) compile when a game first names them, or here with --all."""
     from ocean.warmup import warm_up
 
     start = time.perf_counter()

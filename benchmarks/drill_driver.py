@@ -1,8 +1,9 @@
-"""``python -m benchmarks.drill_driver launch SPEC | resume NAME``: ``tune launch`` and ``tune
-resume`` as the crash drills run them, with every batch logged.
+"""``python -m benchmarks.drill_driver launch SPEC | resume NAME | test NAME``: ``tune launch``,
+``tune resume`` and ``tune test`` as the crash drills run them, with every batch logged.
 
-The driver is the product's own (``tuning.cli.study.launch_study``/``resume_study``: the real
-``StudyRunner`` playing the real games), in a ``BatchPool`` whose Ray task wraps the product's
+The driver is the product's own (``tuning.cli.study.launch_study``/``resume_study`` and
+``tuning.cli.test.run_test``: the real ``StudyRunner``/``TestRunner`` playing the real games), in a
+``BatchPool`` whose Ray task wraps the product's
 (``tuning.driver.worker.play_batch_on_worker``): with a log path in ``$OCEAN_BATCH_LOG``, each batch
 appends a JSON line when it starts and one when its games are played (and, on PostgreSQL,
 stored by the worker), naming the worker process and the driver (host:pid) that submitted it.
@@ -23,6 +24,7 @@ import typer
 
 from tuning.cli.common import user_errors
 from tuning.cli.study import launch_study, resume_study
+from tuning.cli.test import run_test
 from tuning.driver.pool import BatchPool
 from tuning.driver.worker import TASK_OPTIONS, BatchResult, play_batch_on_worker
 
@@ -74,19 +76,20 @@ class AuditedPool(BatchPool):
                                     batch.phase, self.bot_for(batch), self.time_control, url, study)
 
 
-def _audited_pool():
-    """The pool a driver plays in: the runner's own, sized the same, logging to ``$OCEAN_BATCH_LOG``."""
+def _audited_pool(study: bool = True):
+    """The pool a driver plays in: the runner's own, sized the same, logging to ``$OCEAN_BATCH_LOG``.
+    A study's batches are played by its bot; a test's batches carry their own (``study=False``)."""
     log = os.environ.get(BATCH_LOG_ENV) or None
 
     def pool(handle, workers: int) -> AuditedPool:
-        return AuditedPool(workers + 1, bot=handle.bot, time_control=handle.spec.time_control,
+        return AuditedPool(workers + 1, bot=handle.bot if study else None, time_control=handle.spec.time_control,
                            store=handle.batch_store(), log=log)
 
     return pool
 
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="tune launch / tune resume for the crash drills: every batch logged to $OCEAN_BATCH_LOG.")
+                  help="tune launch / tune resume / tune test for the crash drills: every batch logged to $OCEAN_BATCH_LOG.")
 
 
 @app.command()
@@ -114,6 +117,24 @@ def resume(
 ) -> None:
     """``tune resume``, every batch logged."""
     resume_study(name, trials=trials, storage=storage, ray_address=ray_address, pool=_audited_pool())
+
+
+@app.command()
+@user_errors
+def test(
+    name: str = typer.Argument(..., help="Test name."),
+    new: Optional[str] = typer.Option(None, "--new", help="The bot to test."),
+    base: Optional[str] = typer.Option(None, "--base", help="The bot it must beat."),
+    batch_pairs: Optional[int] = typer.Option(None, "--batch-pairs", help="Maps per batch."),
+    storage: Optional[str] = typer.Option(None, "--storage", help="Study database URL."),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address", help="Join this Ray cluster."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object as the last line."),
+) -> None:
+    """``tune test`` (the options the drills use), every batch logged."""
+    from tuning.study.testspec import TestOptions
+
+    run_test(name, TestOptions(new=new, base=base, batch_pairs=batch_pairs), storage=storage,
+             ray_address=ray_address, as_json=as_json, pool=_audited_pool(study=False))
 
 
 if __name__ == "__main__":

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 import typer
 
 from tuning.cli.common import json_text, user_errors
 
-__all__ = ["COMMANDS", "show_status", "write_report", "find_test"]
+__all__ = ["COMMANDS", "run_test", "show_status", "write_report", "find_test"]
 
 _STORAGE_HELP = "Study database URL (default: $OCEAN_STORAGE, else sqlite:///studies/NAME.db)."
 _RAY_HELP = "Join this Ray cluster (host:port or 'auto'; default: a local Ray on every core, or $RAY_ADDRESS)."
@@ -174,17 +174,26 @@ def test(
 ) -> None:
     """Is the new bot better? A sequential test (pentanomial GSPRT) of --new against --base on pairs
     of games, stopped as soon as H1 or H0 is accepted; run it again to carry it on."""
+    from tuning.study.testspec import TestOptions
+
+    options = TestOptions(new=new, base=base, panel=panel, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta,
+                          normalized=normalized, max_games=max_games, seed=seed, batch_pairs=batch_pairs,
+                          turn_ms=turn_ms, first_turn_ms=first_turn_ms, time_scale=time_scale)
+    run_test(name, options, storage=storage, ray_address=ray_address, as_json=as_json)
+
+
+def run_test(name: str, options, *, storage: Optional[str], ray_address: Optional[str], as_json: bool,
+             pool: Optional[Callable] = None) -> None:
+    """``tune test``'s work once its options are read: open (or carry on) the test, play it to its
+    verdict, print the verdict line (and the JSON object). ``pool(handle, workers)``, if given,
+    makes the batch pool the runner plays in (the drills' audited pool); else the runner's own."""
     from tuning.driver.bottest import TestRunner
     from tuning.driver.cluster import connect
     from tuning.driver.programs import check_programs
     from tuning.storage.database import probe_storage, resolve_url
     from tuning.results.testreport import test_status, verdict_line
-    from tuning.study.testspec import TestOptions
     from tuning.storage.teststore import open_test
 
-    options = TestOptions(new=new, base=base, panel=panel, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta,
-                          normalized=normalized, max_games=max_games, seed=seed, batch_pairs=batch_pairs,
-                          turn_ms=turn_ms, first_turn_ms=first_turn_ms, time_scale=time_scale)
     url = resolve_url(name, option=storage)
     probe_storage(url)
     handle = open_test(name, url, options)
@@ -199,7 +208,8 @@ def test(
                        f"{'' if not spec.gauntlet else ' through ' + ', '.join(o.name for o in spec.opponents)}; "
                        f"{handle.storage.masked}, {workers} Ray CPUs; {status['games_stored']:,} games stored", err=True)
             with _Bar(handle) as bar:
-                run = TestRunner(handle, progress=bar).run()
+                runner_pool = pool(handle, workers) if pool is not None else None
+                run = TestRunner(handle, pool=runner_pool, progress=bar).run()
             if run.interrupted:
                 typer.echo(f"interrupted after {run.games:,} games this run: carry on with  tune test {name}", err=True)
                 raise typer.Exit(130)

@@ -77,7 +77,8 @@ def test_a_driver_killed_mid_test_then_run_again_loses_nothing_plays_nothing_twi
                                                                                   tmp_path):
     url = f"sqlite:///{tmp_path}/drill.db"
     env = _env(url, tmp_path)
-    first = DriverProcess(["test", "drill", *ARGS, "--ray-address", ray_cluster], cwd=tmp_path, env=env, index=0)
+    first = DriverProcess(["test", "drill", *ARGS, "--ray-address", ray_cluster], cwd=tmp_path, env=env, index=0,
+                          audited=True)
     deadline = time.monotonic() + GUARD
     while len(_keys(url)) < 600:  # some thirty batches in: killed mid-test
         assert first.poll() is None, f"the driver ended before the kill:\n{first.stderr()[-2000:]}"
@@ -89,14 +90,16 @@ def test_a_driver_killed_mid_test_then_run_again_loses_nothing_plays_nothing_twi
     assert len(kept) < reference["games"]  # the kill landed before the verdict
 
     second = DriverProcess(["test", "drill", "--json", "--ray-address", ray_cluster], cwd=tmp_path, env=env,
-                           index=1)
+                           index=1, audited=True)
     out = _finish(second)
     assert {k: out[k] for k in VERDICT} == {k: reference[k] for k in VERDICT}
     assert duplicate_rows(url, "drill") == 0
     assert kept <= _keys(url)  # nothing stored before the kill is lost
     # nothing stored before the kill is played again: no batch that finished after the kill
     # (the dead driver's tasks in flight, the new driver's) holds a game that was already stored
-    replayed = [e for e in AuditLog(tmp_path / "batches.jsonl").read()
+    log = AuditLog(tmp_path / "batches.jsonl").read()
+    assert {e["driver"] for e in log if e["event"] == "done"} == {first.tag, second.tag}  # both drivers logged
+    replayed = [e for e in log
                 if e["event"] == "done" and e["time"] > killed_at
                 and any((e["trial"], e["opponent"], seed, side) in kept for seed in e["seeds"] for side in (0, 1))]
     assert replayed == []
@@ -106,7 +109,7 @@ def test_a_driver_killed_mid_test_then_run_again_loses_nothing_plays_nothing_twi
 def test_two_drivers_on_one_postgres_test_reach_the_same_verdict(reference, ray_cluster, pg_url, tmp_path):
     env = _env(pg_url, tmp_path)
     drivers = [DriverProcess(["test", "drill", *ARGS, "--json", "--ray-address", ray_cluster], cwd=tmp_path,
-                             env=env, index=i) for i in range(2)]
+                             env=env, index=i, audited=True) for i in range(2)]
     outs = [_finish(d) for d in drivers]
     for out in outs:
         assert {k: out[k] for k in VERDICT} == {k: reference[k] for k in VERDICT}

@@ -5,7 +5,7 @@ import math
 
 from optuna.trial import FrozenTrial, TrialState
 
-from tuning.results.verdict import time_from_key, verdict
+from tuning.results.verdict import PHASE, time_from_key, validation_phase, verdict
 from tuning.stats.estimates import Estimate, elo_estimate, panel_elo
 from tuning.storage.handle import StudyHandle
 from tuning.storage.trialindex import best_complete_number, running_numbers, trial_counts, user_attr_sum
@@ -85,7 +85,10 @@ def study_status(handle: StudyHandle) -> dict:
     finished = counts["complete"] + counts["pruned"] + counts["failed"]
     games = handle.games
     train = games.count_games(phase="train")
-    validate = games.count_games(phase="validate")
+    study_time = handle.spec.time_control
+    phases = {PHASE} | {validation_phase(time_from_key(key, study_time), study_time)
+                        for key in games.validated_time_controls()}
+    validate = sum(games.count_games(phase=phase) for phase in phases)  # at every time control
     saved = int(user_attr_sum(engine, handle.name, "games_saved", TrialState.PRUNED))
     rate, last = games.recent_rate()
     games_per_trial = 2 * len(handle.spec.training_seeds()) * len(handle.panel)

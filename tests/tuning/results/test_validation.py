@@ -124,8 +124,10 @@ def test_a_validation_at_another_time_control_keeps_the_one_at_the_studys(any_ur
         assert all(r.time == contest for r in results)
         assert {(v.trial, v.score) for v in handle.games.validations("5/1000x2")} == first  # kept
         assert {v.time_control for v in handle.games.validations()} == {"50/1000x1"}
-        best = study_status(handle)["best"]
+        status = study_status(handle)
+        best = status["best"]
         assert best["time_control"] == {"turn_ms": 50, "first_turn_ms": 1000, "scale": 1.0}
+        assert status["games"]["validate"] == 2 * (2 * 2 * 40)  # both time controls' games
         validate_study(handle, pool=FakePool(p_win=_gain))  # the study's own again: nothing replayed
         assert study_status(handle)["best"]["time_control"] == {"turn_ms": 5, "first_turn_ms": 1000, "scale": 2.0}
     finally:

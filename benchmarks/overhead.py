@@ -8,11 +8,18 @@ Three measurements, each after a warm-up so compilation is excluded:
    game time is what the tasks measured inside ``play_pairs``;
 3. a small real study through the driver (SQLite by default): database time per trial (game
    rows, Optuna writes, leases), from each trial's ``storage_seconds``.
+
+With ``program`` (a command), also what a program game costs the lab beside the program's own
+CPU (``program_costs``): a process started and torn down as a game does (scratch folder, pipes,
+session, kill, reap), the referee's own CPU per game and per turn (this process: the referee
+and the in-process opponent), the program's CPU (its children's rusage) and the rest of the
+wall time (waiting on pipes and the scheduler), each per game, one game at a time.
 """
 from __future__ import annotations
 
 import logging
 import os
+import resource
 import statistics
 import tempfile
 import time
@@ -88,6 +95,48 @@ def _on_ray(params, batches, workers: int, bot=None) -> dict:
             "overhead": (wall * workers - game_seconds) / game_seconds if game_seconds > 0 else float("nan")}
 
 
+def _children_cpu() -> float:
+    """CPU seconds (user + system) of the ended and reaped child processes of this process."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def program_costs(bot, opponent, pairs: int, time_control=None, starts: int = 20) -> dict:
+    """What the lab spends around a program's games, measured in this process (see the module's
+    docstring); ``bot``: a program ``BotSpec`` with its parameters."""
+    from ocean.match import play_pairs
+    from ocean.players import open_player
+    from ocean.timecontrol import DEFAULT_TIME
+
+    time_control = time_control or DEFAULT_TIME
+    seeds = list(range(_START_SEED, _START_SEED + pairs))
+    open_player(bot, seeds[0], time=time_control).close()  # the file cache warm, as in a study
+    cpu0, children0, t0 = time.process_time(), _children_cpu(), time.perf_counter()
+    for seed in seeds[:starts]:
+        open_player(bot, seed, time=time_control).close()
+    n = min(starts, len(seeds))
+    start_ms = 1000 * (time.perf_counter() - t0) / n
+    start_lab_ms = 1000 * (time.process_time() - cpu0) / n
+    start_program_ms = 1000 * (_children_cpu() - children0) / n
+    cpu0, children0, t0 = time.process_time(), _children_cpu(), time.perf_counter()
+    result = play_pairs(bot, opponent, seeds, None, time=time_control)
+    wall = time.perf_counter() - t0
+    lab, program = time.process_time() - cpu0, _children_cpu() - children0
+    games = 2 * len(seeds)
+    return {
+        "program_games": games,
+        "program_turns_per_game": round(result.player_turns / games, 1),
+        "wall_ms_per_game": round(1000 * wall / games, 3),
+        "program_cpu_ms_per_game": round(1000 * program / games, 3),
+        "lab_cpu_ms_per_game": round(1000 * lab / games, 3),  # the referee and the in-process opponent
+        "lab_cpu_us_per_turn": round(1e6 * lab / max(1, result.player_turns), 2),
+        "waiting_ms_per_game": round(1000 * (wall - lab - program) / games, 3),  # pipes, the scheduler
+        "start_teardown_ms": round(start_ms, 3),  # one process: scratch folder, spawn, kill, reap
+        "start_teardown_lab_cpu_ms": round(start_lab_ms, 3),
+        "start_teardown_program_cpu_ms": round(start_program_ms, 3),
+    }
+
+
 def _storage_per_trial(storage: str | None, trials: int, opponent: str, log) -> dict:
     from tuning.driver.cluster import connect
     from tuning.driver.runner import StudyRunner
@@ -158,6 +207,13 @@ def run_bench(*, pairs: int, batch_pairs: int, opponent: str, trials: int, stora
         "ray_1_worker_vs_direct": round(one["wall"] / wall - 1, 4),
         "runs_wall_seconds": {str(w): [round(r["wall"], 3) for r in runs[w]] for w in runs},
     }
+    if program is not None:
+        costs = program_costs(bot.with_params(params, name="program"), opp, min(pairs, 20))
+        log(f"per program game: {costs['wall_ms_per_game']} ms wall, of which the program's CPU "
+            f"{costs['program_cpu_ms_per_game']} ms, the lab's {costs['lab_cpu_ms_per_game']} ms "
+            f"({costs['lab_cpu_us_per_turn']} us a turn), waiting {costs['waiting_ms_per_game']} ms; "
+            f"a start and tear-down alone {costs['start_teardown_ms']} ms")
+        figures.update(costs)
     if trials > 0 and program is None:
         figures.update(_storage_per_trial(storage, trials, opponent, log))
     return figures

@@ -31,6 +31,15 @@ def build_c(dest: Path) -> str:
     return str(binary)
 
 
+def build_thinker(dest: Path) -> str:
+    """Compile thinker.c into ``dest``; returns the absolute path of the binary."""
+    dest = Path(dest).resolve()
+    dest.mkdir(parents=True, exist_ok=True)
+    binary = dest / "thinker"
+    _run(["cc", "-O2", "-Wall", "-o", str(binary), str(HERE / "thinker.c")], "cc thinker.c")
+    return str(binary)
+
+
 def build_java(dest: Path) -> str:
     """Compile Knob.java into ``dest``; returns ``java -cp <dest> Knob``."""
     dest = Path(dest).resolve()

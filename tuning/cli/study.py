@@ -12,6 +12,7 @@ from typing import Callable, Optional
 import typer
 
 from tuning.cli.common import RAY_HELP, STORAGE_HELP, elo_text, fail, fmt, interval, json_text, user_errors
+from tuning.results.verdict import verdict_line
 
 __all__ = ["launch", "resume", "status", "validate", "export", "report", "dashboard", "launch_study", "resume_study",
            "COMMANDS"]
@@ -216,6 +217,12 @@ def _open_many(name: Optional[str], storage: Optional[str]):
                 handle.close()
 
 
+def _time_text(time: dict) -> str:
+    from ocean.timecontrol import TimeControl
+
+    return TimeControl.from_json(time).describe()
+
+
 def _print_status(s: dict) -> None:
     t = s["trials"]
     typer.echo(f"{s['study']}  ({s['storage']}; panel {', '.join(s['panel'])}; seeds {s['seed_bank']})")
@@ -228,18 +235,22 @@ def _print_status(s: dict) -> None:
                f"pruning; {rate} games/s; ETA {eta}")
     if s.get("program"):
         typer.echo(f"  tunes the program: {s['program']}")
+    typer.echo(f"  tuned at: {_time_text(s['time_control'])}")
     b = s["best"]
     if b is not None:
-        label = "validated" if b["validated"] else "training, not validated"
+        label = f"validated at {_time_text(b['time_control'])}" if b["validated"] else "training, not validated"
         held = "" if b.get("held_out_score") is None else \
             f"; held-out opponents {interval(b['held_out_score'], b['held_out_low'], b['held_out_high'])}"
         typer.echo(f"  best: trial {b['trial']} {interval(b['score'], b['low'], b['high'])} ({label}){held}")
+        if b["validated"]:
+            typer.echo(f"  verdict: {verdict_line(b['diff_vs_defaults'], b['diff_low'], b['diff_high'])}")
         if b.get("elo") is not None:
             each = ", ".join(f"{name} {elo_text(*e)}" for name, e in b["elo_per_opponent"].items())
             typer.echo(f"  best in Elo: {elo_text(b['elo'], b['elo_low'], b['elo_high'])} against the panel ({each})")
     if s["defaults"] is not None:
         d = s["defaults"]
-        typer.echo(f"  defaults (trial 0): {interval(d['score'], d['low'], d['high'])} (training)")
+        typer.echo(f"  defaults (trial 0): {interval(d['score'], d['low'], d['high'])} "
+                   f"({'validated' if d['validated'] else 'training'})")
     for opponent, d in (s.get("disqualifications") or {}).items():
         if d["bot"] or d["opponent"]:
             first = d["first_bot_error"] or d["first_opponent_error"]
@@ -255,8 +266,15 @@ def validate(
                                                               "(default: validation.games)."),
     storage: Optional[str] = typer.Option(None, "--storage", help=STORAGE_HELP),
     ray_address: Optional[str] = typer.Option(None, "--ray-address", help=RAY_HELP),
+    turn_ms: Optional[int] = typer.Option(None, "--turn-ms", help="Validate at this time per turn, ms, told to "
+                                                                 "programs (default: the study's [time])."),
+    first_turn_ms: Optional[int] = typer.Option(None, "--first-turn-ms", help="And this time for the first "
+                                                                             "turn, ms (default: the study's)."),
+    time_scale: Optional[float] = typer.Option(None, "--time-scale", help="Limits enforced = times x this "
+                                                                         "(default: the study's timeout_scale)."),
 ) -> None:
-    """Re-play the top trials and the defaults on held-out seeds; the best validated is 'best'."""
+    """Re-play the top trials and the defaults on held-out seeds (at the study's time control, or
+    the one given: results at each are kept); the best validated is 'best', with its verdict."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -266,17 +284,19 @@ def validate(
     from tuning.storage.handle import open_study
 
     from tuning.driver.programs import check_programs
+    from tuning.results.verdict import GAIN
     from tuning.stats.estimates import panel_elo
 
     handle = open_study(name, resolve_url(name, option=storage))
     try:
+        time = _time_control(handle.spec.time_control, turn_ms, first_turn_ms, time_scale)
         connect(ray_address)
-        check_programs(handle.programs, handle.spec.time_control)
+        check_programs(handle.programs, time)
         bars = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                         console=Console(stderr=True))
         task = bars.add_task(f"{name} validation games", total=None)
         with bars:
-            results = validate_study(handle, top_k=top, games=games,
+            results = validate_study(handle, top_k=top, games=games, time=time,
                                      progress=lambda done, total: bars.update(task, completed=done, total=total))
         for r in results:
             diff = "reference (defaults)" if r.diff is None else \
@@ -289,9 +309,27 @@ def validate(
                        f"(Elo {elo_text(rating.mean, rating.low, rating.high)}) "
                        f"on {r.estimate.games // max(1, len(handle.panel))} games/opponent{held}; "
                        f"training {fmt(r.training_score)}; {diff}")
-        typer.echo(f"best: trial {results[0].trial}; export it with  tune export {name} --out best.toml")
+        best = results[0]
+        diff = (None, None, None) if best.diff is None else (best.diff.mean, best.diff.low, best.diff.high)
+        typer.echo(f"at {time.describe()}: best trial {best.trial}; {verdict_line(*diff)}")
+        if best.verdict == GAIN:
+            typer.echo(f"export it with  tune export {name} --out best.toml")
+        else:
+            typer.echo(f"nothing to export: tune export {name} refuses unless --allow-no-gain")
     finally:
         handle.close()
+
+
+def _time_control(study, turn_ms: Optional[int], first_turn_ms: Optional[int], time_scale: Optional[float]):
+    """The study's time control with the options given in its place; one line if one is wrong."""
+    from ocean.timecontrol import TimeControl
+
+    try:
+        return TimeControl(study.turn_ms if turn_ms is None else turn_ms,
+                           study.first_turn_ms if first_turn_ms is None else first_turn_ms,
+                           study.scale if time_scale is None else time_scale)
+    except ValueError as exc:
+        fail(f"{exc} (--turn-ms, --first-turn-ms, --time-scale)")
 
 
 @user_errors
@@ -303,10 +341,14 @@ def export(
     out: Optional[Path] = typer.Option(None, "--out", help="Write here (default: stdout)."),
     trial: Optional[int] = typer.Option(None, "--trial", help="Export this trial (default: the best validated)."),
     storage: Optional[str] = typer.Option(None, "--storage", help=STORAGE_HELP),
+    allow_no_gain: bool = typer.Option(False, "--allow-no-gain", help="Export a validated trial whose interval "
+                                                                     "against the defaults reaches 0 (its "
+                                                                     "provenance says so)."),
 ) -> None:
-    """Write the best validated coefficients (or a given trial's) with their provenance."""
+    """Write the best validated coefficients (or a given trial's) with their provenance; a
+    validated trial with no gain over the defaults shown only with --allow-no-gain."""
     from ocean.bots.coefficients import save_params
-    from tuning.results.export import FORMATS, choose_trial, provenance, render
+    from tuning.results.export import FORMATS, check_gain, choose_trial, provenance, render
     from tuning.storage.database import resolve_url
     from tuning.storage.handle import open_study
 
@@ -315,7 +357,8 @@ def export(
     handle = open_study(name, resolve_url(name, option=storage))
     try:
         number, values, validation = choose_trial(handle, trial)
-        prov = provenance(handle, number, validation)
+        check_gain(handle, number, validation, allow_no_gain=allow_no_gain, asked=trial is not None)
+        prov = provenance(handle, number, validation, allowed_no_gain=allow_no_gain)
         program = handle.spec.bot is not None
         text = render(values, prov, fmt, handle.bot)
         policy = handle.bot.policy

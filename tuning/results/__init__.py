@@ -1,5 +1,7 @@
 """What a study's games say: ``validation`` (``tune validate``: the top trials and the defaults re-
-played on held-out maps), ``status`` (``tune status``), ``export`` (``tune export``: a
+played on held-out maps), ``verdict`` (gain or no gain shown; the time control a validation was
+at), ``plan`` (``tune plan``: a pilot's or a stored study's measures and what its budget can
+detect), ``status`` (``tune status``), ``export`` (``tune export``: a
 coefficient set with its provenance) ``report`` (``tune report``: the HTML page and its
 figures) and ``testreport`` (status and report of a ``tune test``). May import: ``tuning.study``, ``tuning.stats``, ``tuning.storage``, ``tuning.driver``,
 ``tuning.errors`` and ``ocean``; never the command line. The names below load on first use.

@@ -13,10 +13,12 @@ from optuna.trial import TrialState
 from ocean.bots import coefficients as registry
 from ocean.bots.external import format_value, render_params_file
 from tuning.errors import TuningError
+from tuning.results.verdict import GAIN, NO_GAIN, time_from_key, verdict, verdict_line
 from tuning.storage.handle import StudyHandle
 from tuning.storage.provenance import package_version
+from tuning.study.space import REFERENCE_TRIAL
 
-__all__ = ["FORMATS", "choose_trial", "provenance", "render", "git_commit"]
+__all__ = ["FORMATS", "choose_trial", "check_gain", "provenance", "render", "git_commit"]
 
 FORMATS = ("toml", "json", "cpp", "args", "env")
 PROGRAM_ONLY = ("args", "env")
@@ -59,13 +61,33 @@ def choose_trial(handle: StudyHandle, trial: int | None) -> tuple[int, dict, dic
 
 def _validation_dict(v) -> dict:
     return {"score": v.score, "low": v.low, "high": v.high, "games": v.games, "seeds": v.seeds,
-            "heldout_score": v.heldout_score, "heldout_low": v.heldout_low, "heldout_high": v.heldout_high}
+            "heldout_score": v.heldout_score, "heldout_low": v.heldout_low, "heldout_high": v.heldout_high,
+            "diff": v.diff, "diff_low": v.diff_low, "diff_high": v.diff_high, "time_control": v.time_control}
 
 
-def provenance(handle: StudyHandle, trial: int, validation: dict | None) -> dict:
-    """Where a coefficient set comes from (scalars only, as params files keep them)."""
+def check_gain(handle: StudyHandle, trial: int, validation: dict | None, *, allow_no_gain: bool,
+               asked: bool) -> None:
+    """Refuse (one line) to export a validated trial whose paired interval against the defaults
+    reaches 0 (or the defaults themselves, validated best), unless ``allow_no_gain`` (the
+    provenance then says so). A trial never validated is exported as such (its provenance says
+    "not validated"); the defaults asked for by number (``asked``) as what they are."""
+    if validation is None or allow_no_gain or (asked and trial == REFERENCE_TRIAL) \
+            or verdict(validation["diff_low"]) == GAIN:
+        return
+    line = verdict_line(validation["diff"], validation["diff_low"], validation["diff_high"])
+    raise TuningError(f"trial {trial} of {handle.name}: {line} (validated on {validation['games']} games per "
+                      "opponent); nothing exported: validate with more games, tune longer, or export anyway "
+                      "with --allow-no-gain")
+
+
+def provenance(handle: StudyHandle, trial: int, validation: dict | None, *, allowed_no_gain: bool = False) -> dict:
+    """Where a coefficient set comes from (scalars only, as params files keep them): the study,
+    the time control it was tuned at and the one it was validated at, the validated score and
+    the verdict against the defaults with the paired difference (``allowed_no_gain``: exported
+    with --allow-no-gain, said when the verdict is "no gain shown")."""
     frozen = {t.number: t for t in handle.trials()}[trial]
     spec = handle.spec
+    tuned = spec.time_control
     out = {
         "study": handle.name,
         "trial": trial,
@@ -75,6 +97,7 @@ def provenance(handle: StudyHandle, trial: int, validation: dict | None) -> dict
         "panel": [b.name for b in handle.panel],
         "seed_bank": spec.seed_bank.describe(),
         "sampler": spec.sampler.kind,
+        "tuned_turn_ms": tuned.turn_ms, "tuned_first_turn_ms": tuned.first_turn_ms, "tuned_time_scale": tuned.scale,
         "package_version": package_version(),
         "git_commit": git_commit(),
         "exported_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -83,6 +106,15 @@ def provenance(handle: StudyHandle, trial: int, validation: dict | None) -> dict
         out.update({"validated_score": round(validation["score"], 6),
                     "validated_low": round(validation["low"], 6), "validated_high": round(validation["high"], 6),
                     "validated_games_per_opponent": validation["games"], "validation_seeds": validation["seeds"]})
+        at = time_from_key(validation["time_control"], tuned)
+        out.update({"validated_turn_ms": at.turn_ms, "validated_first_turn_ms": at.first_turn_ms,
+                    "validated_time_scale": at.scale})
+        out["verdict"] = verdict(validation["diff_low"])
+        if validation["diff"] is not None:
+            out.update({"diff_vs_defaults": round(validation["diff"], 6), "diff_low": round(validation["diff_low"], 6),
+                        "diff_high": round(validation["diff_high"], 6)})
+        if out["verdict"] == NO_GAIN and allowed_no_gain:
+            out["exported_despite"] = "no gain over the defaults shown (--allow-no-gain)"
         if validation.get("heldout_score") is not None:
             out.update({"held_out_panel": [b.name for b in handle.held_out or []],
                         "held_out_score": round(validation["heldout_score"], 6),

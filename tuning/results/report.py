@@ -21,8 +21,10 @@ from typing import Callable
 
 from optuna.trial import TrialState
 
+from ocean.timecontrol import TimeControl
 from tuning.errors import TuningError
 from tuning.results.status import study_status
+from tuning.results.verdict import verdict_line
 from tuning.storage.handle import StudyHandle
 from tuning.study.space import REFERENCE_TRIAL
 
@@ -401,16 +403,13 @@ def _page(data: ReportData, images: dict[str, str]) -> str:
         if best.get("held_out_score") is not None:
             head.append(("best against held-out opponents", _interval(best["held_out_score"], best["held_out_low"],
                                                                       best["held_out_high"])))
-        if best.get("diff_vs_defaults") is not None:
-            head.append(("best vs defaults", f"{best['diff_vs_defaults']:+.3f} [{best['diff_low']:+.3f}, "
-                                             f"{best['diff_high']:+.3f}] (paired, same held-out maps)"))
+        if best["validated"]:
+            head.append(("verdict", verdict_line(best["diff_vs_defaults"], best["diff_low"], best["diff_high"])
+                         + f" (paired, same held-out maps, at {TimeControl.from_json(best['time_control']).describe()})"))
     if s["defaults"] is not None:
         d = s["defaults"]
-        text = f"{_interval(d['score'], d['low'], d['high'])} (training)"
-        checked = next((v for v in data.validations if v["trial"] == REFERENCE_TRIAL), None)
-        if checked is not None:
-            text += f"; {_interval(checked['score'], checked['low'], checked['high'])} validated"
-        head.append(("defaults (trial 0)", text))
+        head.append(("defaults (trial 0)", f"{_interval(d['score'], d['low'], d['high'])} "
+                                           f"({'validated' if d['validated'] else 'training'})"))
     summary = "".join(f"<tr><th>{esc(k)}</th><td>{esc(str(v))}</td></tr>" for k, v in head)
 
     def img(name: str, alt: str) -> str:

@@ -5,6 +5,7 @@ import math
 
 from optuna.trial import FrozenTrial, TrialState
 
+from tuning.results.verdict import PHASE, time_from_key, validation_phase, verdict
 from tuning.stats.estimates import Estimate, elo_estimate, panel_elo
 from tuning.storage.handle import StudyHandle
 from tuning.storage.trialindex import best_complete_number, running_numbers, trial_counts, user_attr_sum
@@ -32,13 +33,17 @@ def elo_summary(per_opponent: dict[str, dict], opponents: list[str]) -> dict:
 
 
 def best_trial(handle: StudyHandle) -> dict | None:
-    """The study's best: the best validated trial if any was validated, else the best training
-    score (flagged ``validated: false`` — a noisy winner until validated)."""
+    """The study's best: the best validated trial if any was validated (of the latest
+    validation: its time control, games and seeds), with its ``verdict`` against the defaults
+    validated beside it; else the best training score (flagged ``validated: false`` — a noisy
+    winner until validated, with no verdict)."""
     validations = handle.games.validations()
     if validations:
         v = validations[0]
+        time = time_from_key(v.time_control, handle.spec.time_control)
         return {"trial": v.trial, "score": _num(v.score), "low": _num(v.low), "high": _num(v.high),
                 "validated": True, "games_per_opponent": v.games, "seeds": v.seeds,
+                "time_control": time.as_json(), "verdict": verdict(v.diff_low),
                 "diff_vs_defaults": _num(v.diff), "diff_low": _num(v.diff_low), "diff_high": _num(v.diff_high),
                 "held_out_score": _num(v.heldout_score), "held_out_low": _num(v.heldout_low),
                 "held_out_high": _num(v.heldout_high), "params": v.params,
@@ -80,7 +85,10 @@ def study_status(handle: StudyHandle) -> dict:
     finished = counts["complete"] + counts["pruned"] + counts["failed"]
     games = handle.games
     train = games.count_games(phase="train")
-    validate = games.count_games(phase="validate")
+    study_time = handle.spec.time_control
+    phases = {PHASE} | {validation_phase(time_from_key(key, study_time), study_time)
+                        for key in games.validated_time_controls()}
+    validate = sum(games.count_games(phase=phase) for phase in phases)  # at every time control
     saved = int(user_attr_sum(engine, handle.name, "games_saved", TrialState.PRUNED))
     rate, last = games.recent_rate()
     games_per_trial = 2 * len(handle.spec.training_seeds()) * len(handle.panel)
@@ -93,9 +101,6 @@ def study_status(handle: StudyHandle) -> dict:
         remaining = (max(0, handle.target_trials - finished - len(running)) * per_trial
                      + sum(max(0.0, per_trial - g) for g in running))
         eta = round(remaining / rate, 1)
-    reference = _trial(handle, REFERENCE_TRIAL)
-    if reference is not None and reference.state != TrialState.COMPLETE:
-        reference = None
     spec = handle.spec
     return {
         "study": handle.name,
@@ -103,10 +108,9 @@ def study_status(handle: StudyHandle) -> dict:
         "target_trials": handle.target_trials,
         "trials": counts,
         "finished": finished >= handle.target_trials and not counts["running"],
+        "time_control": spec.time_control.as_json(),  # tuned at
         "best": best_trial(handle),
-        "defaults": None if reference is None else {
-            "trial": REFERENCE_TRIAL, "score": _num(reference.value),
-            "low": _num(reference.user_attrs.get("score_low")), "high": _num(reference.user_attrs.get("score_high"))},
+        "defaults": _defaults(handle),
         "games": {"train": train, "validate": validate, "total": train + validate, "saved_by_pruning": saved,
                   "per_trial": games_per_trial},
         "games_per_second": _num(rate),
@@ -120,3 +124,17 @@ def study_status(handle: StudyHandle) -> dict:
         "seed_bank": spec.seed_bank.describe(),
         "sampler": spec.sampler.kind,
     }
+
+
+def _defaults(handle: StudyHandle) -> dict | None:
+    """The defaults (trial 0) as the best is judged against them: validated beside the best
+    when the study was validated (like with like), else their training score."""
+    checked = next((v for v in handle.games.validations() if v.trial == REFERENCE_TRIAL), None)
+    if checked is not None:
+        return {"trial": REFERENCE_TRIAL, "score": _num(checked.score), "low": _num(checked.low),
+                "high": _num(checked.high), "validated": True}
+    reference = _trial(handle, REFERENCE_TRIAL)
+    if reference is None or reference.state != TrialState.COMPLETE:
+        return None
+    return {"trial": REFERENCE_TRIAL, "score": _num(reference.value), "low": _num(reference.user_attrs.get("score_low")),
+            "high": _num(reference.user_attrs.get("score_high")), "validated": False}

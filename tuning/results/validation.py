@@ -5,6 +5,11 @@ curse). Validation re-plays the top K trials and the reference (the bot's defaul
 seeds no trial has seen, with many more games, and stores each score with its interval and its
 paired difference to the defaults on the very same maps. "Best" is then the best validated
 score, never the luckiest training score.
+
+A program's study is tuned at a short time control and validated at the contest's: each time
+control's validation is its own (its games a phase of their own, its results rows of their
+own), so validating at 50 ms keeps what was found at 5 ms. A best whose paired interval against
+the defaults reaches 0 is "no gain over the defaults shown" (``verdict``), stated plainly.
 """
 from __future__ import annotations
 
@@ -14,17 +19,17 @@ from typing import Callable
 
 from optuna.trial import TrialState
 
+from ocean.timecontrol import TimeControl
 from tuning.driver.cluster import cluster_cpus
 from tuning.driver.evaluation import plan_batches, summarize
 from tuning.driver.pool import BatchPool
 from tuning.errors import SpecError, TuningError
+from tuning.results.verdict import time_key, validation_phase, verdict
 from tuning.stats.estimates import Estimate, paired_difference
 from tuning.storage.handle import StudyHandle
 from tuning.study.space import REFERENCE_TRIAL
 
 __all__ = ["ValidationResult", "validate_study", "candidates"]
-
-PHASE = "validate"
 
 
 @dataclass(frozen=True)
@@ -38,6 +43,12 @@ class ValidationResult:
     params: dict
     training_score: float | None
     held_out: Estimate | None = None  # mean over the held-out opponents, if the study has some
+    time: TimeControl | None = None  # the time control validated at
+
+    @property
+    def verdict(self) -> str:
+        """``GAIN`` or ``NO_GAIN`` (see ``verdict``)."""
+        return verdict(None if self.diff is None else self.diff.low)
 
 
 def candidates(handle: StudyHandle, top_k: int) -> list[tuple[int, dict, float | None]]:
@@ -55,10 +66,13 @@ def candidates(handle: StudyHandle, top_k: int) -> list[tuple[int, dict, float |
 
 
 def validate_study(handle: StudyHandle, *, top_k: int | None = None, games: int | None = None,
-                   pool: BatchPool | None = None,
+                   time: TimeControl | None = None, pool: BatchPool | None = None,
                    progress: Callable[[int, int], None] | None = None) -> list[ValidationResult]:
-    """Play (or complete) the validation games and store the results; best first."""
+    """Play (or complete) the validation games at ``time`` (default: the study's time control)
+    and store the results beside those of other time controls; best first."""
     spec = handle.spec.validation
+    time = handle.spec.time_control if time is None else time
+    phase = validation_phase(time, handle.spec.time_control)
     top_k = spec.top_k if top_k is None else top_k
     games = spec.games if games is None else games
     if top_k < 1:
@@ -75,15 +89,15 @@ def validate_study(handle: StudyHandle, *, top_k: int | None = None, games: int 
     pending = deque()
     pairs = handle.batch_pairs(len(seeds))
     for number, _, _ in chosen:
-        done = handle.games.pair_scores(number, PHASE)
-        pending.extend(plan_batches(trial=number, phase=PHASE, panel=handle.validation_panel(), seeds=seeds,
+        done = handle.games.pair_scores(number, phase)
+        pending.extend(plan_batches(trial=number, phase=phase, panel=handle.validation_panel(), seeds=seeds,
                                     batch_pairs=pairs, done=done))
     total = sum(b.games for b in pending)
     played = 0
     if progress:
         progress(played, total)
     pool = pool if pool is not None else BatchPool(cluster_cpus() + 1, bot=handle.bot,
-                                                   time_control=handle.spec.time_control)
+                                                   time_control=time)
     while pending or len(pool):
         while pending and not pool.full:
             batch = pending.popleft()
@@ -92,20 +106,21 @@ def validate_study(handle: StudyHandle, *, top_k: int | None = None, games: int 
             if isinstance(result, Exception):
                 raise TuningError(f"validation games of trial {batch.trial} failed: "
                                   f"{str(result).strip().splitlines()[-1] if str(result).strip() else type(result).__name__}")
-            handle.games.add_games(trial=batch.trial, phase=PHASE, opponent=batch.opponent.name,
+            handle.games.add_games(trial=batch.trial, phase=phase, opponent=batch.opponent.name,
                                    rows=result.rows, seconds=result.seconds)
             played += batch.games
             if progress:
                 progress(played, total)
-    return _score(handle, chosen, seeds, games)
+    return _score(handle, chosen, seeds, games, time, phase)
 
 
-def _score(handle: StudyHandle, chosen, seeds: list[int], games: int) -> list[ValidationResult]:
+def _score(handle: StudyHandle, chosen, seeds: list[int], games: int, time: TimeControl,
+           phase: str) -> list[ValidationResult]:
     opponents = [b.name for b in handle.panel]
     training = set(opponents)
     held_out = [b.name for b in handle.held_out or [] if b.name not in training]
     wanted = set(seeds)
-    scores = {number: {k: v for k, v in handle.games.pair_scores(number, PHASE).items() if k[1] in wanted}
+    scores = {number: {k: v for k, v in handle.games.pair_scores(number, phase).items() if k[1] in wanted}
               for number, _, _ in chosen}
     reference = scores[REFERENCE_TRIAL]
     results = []
@@ -119,9 +134,9 @@ def _score(handle: StudyHandle, chosen, seeds: list[int], games: int) -> list[Va
             trained_pairs, {k: v for k, v in reference.items() if k[0] in training})
         extra, extra_per = summarize(mine, held_out) if held_out else (None, {})
         per = {**per, **extra_per}
-        results.append(ValidationResult(number, estimate, per, diff, params, training_score, extra))
+        results.append(ValidationResult(number, estimate, per, diff, params, training_score, extra, time))
         handle.games.save_validation(
-            trial=number, games=games, score=estimate.mean, low=estimate.low, high=estimate.high,
+            trial=number, time_control=time_key(time), games=games, score=estimate.mean, low=estimate.low, high=estimate.high,
             heldout_score=None if extra is None else extra.mean, heldout_low=None if extra is None else extra.low,
             heldout_high=None if extra is None else extra.high,
             per_opponent={name: e.as_dict() for name, e in per.items()},

@@ -379,22 +379,35 @@ class GameStore:
     # --- validations ----------------------------------------------------------------------------
 
     def save_validation(self, **fields) -> None:
-        """Insert or replace a trial's validation result."""
+        """Insert or replace a trial's validation result (at its ``time_control``; "": the study's)."""
+        fields.setdefault("time_control", "")
         with self._session() as session:
             session.merge(ValidationRecord(study=self.study, updated_at=time.time(), **fields))
 
-    def validations(self) -> list[ValidationRecord]:
-        """The validated trials of the study's latest validation settings, best first (score,
-        then lower bound). Settings are the games per opponent and the held-out seed range: a
-        score on 200 games and one on 1,000, or on other maps, are not compared, so a
-        ``tune validate`` with other ``--games`` sets aside (keeps, but does not rank) the
-        results of earlier settings. Results of a smaller ``--top`` on the same settings do rank."""
+    def validations(self, time_control: str | None = None) -> list[ValidationRecord]:
+        """The validated trials of one validation's settings, best first (score, then lower
+        bound). Settings are the time control, the games per opponent and the held-out seed
+        range: scores at 5 ms and at 50 ms a turn, on 200 games and on 1,000, or on other maps,
+        are not compared. ``time_control`` (a key, see ``ValidationRecord.time_control``): that
+        time control's latest settings; None: the latest validation's. Results of earlier
+        settings are kept, not ranked; a smaller ``--top`` on the same settings does rank."""
         v = ValidationRecord
         with self._session() as session:
-            latest = session.execute(sa.select(v.games, v.seeds).where(v.study == self.study)
-                                     .order_by(v.updated_at.desc(), v.trial).limit(1)).first()
+            latest = sa.select(v.games, v.seeds, v.time_control).where(v.study == self.study)
+            if time_control is not None:
+                latest = latest.where(v.time_control == time_control)
+            latest = session.execute(latest.order_by(v.updated_at.desc(), v.trial).limit(1)).first()
             if latest is None:
                 return []
-            stmt = (sa.select(v).where(v.study == self.study, v.games == latest.games, v.seeds == latest.seeds)
+            stmt = (sa.select(v).where(v.study == self.study, v.games == latest.games, v.seeds == latest.seeds,
+                                       v.time_control == latest.time_control)
                     .order_by(v.score.desc(), v.low.desc(), v.trial))
             return list(session.scalars(stmt))
+
+    def validated_time_controls(self) -> list[str]:
+        """The time-control keys the study was validated at, the latest first."""
+        v = ValidationRecord
+        with self._session() as session:
+            rows = session.execute(sa.select(v.time_control, sa.func.max(v.updated_at)).where(v.study == self.study)
+                                   .group_by(v.time_control).order_by(sa.func.max(v.updated_at).desc())).all()
+        return [r[0] for r in rows]

@@ -147,6 +147,10 @@ class ValidationRecord(Base):
 
     study: Mapped[str] = mapped_column(String(64), primary_key=True)
     trial: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # The time control validated at, "turn/first x scale" (tuning.results.validation.time_key), so
+    # a validation at the contest's time control keeps the one at the study's; "" in rows stored
+    # before time controls were a setting (the study's own).
+    time_control: Mapped[str] = mapped_column(String(32), primary_key=True, default="")
     games: Mapped[int] = mapped_column(Integer)  # per opponent
     score: Mapped[float] = mapped_column(Float)  # mean score over the panel
     low: Mapped[float] = mapped_column(Float)  # 95% interval
@@ -182,6 +186,10 @@ def create_tables(engine: Engine) -> None:
     in one transaction (a driver killed meanwhile leaves no half-filled summary behind)."""
     inspector = sa.inspect(engine)
     had = set(inspector.get_table_names())
+    if ValidationRecord.__tablename__ in had and "time_control" not in {
+            c["name"] for c in inspector.get_columns(ValidationRecord.__tablename__)}:
+        _key_validations_by_time(engine)
+        inspector = sa.inspect(engine)
     for table in Base.metadata.sorted_tables:
         if table.name not in had:
             continue
@@ -199,6 +207,22 @@ def create_tables(engine: Engine) -> None:
                 model.__table__.create(conn, checkfirst=True)
             _fill_summaries(conn)
     Base.metadata.create_all(engine)
+
+
+def _key_validations_by_time(engine: Engine) -> None:
+    """Rebuild ``ocean_validations`` with ``time_control`` in its primary key (a column added by
+    ALTER could not join the key): the new table is built under another name, filled with the
+    stored rows ("" = the study's time control), and takes the old one's place, in one
+    transaction."""
+    name = ValidationRecord.__tablename__
+    new = ValidationRecord.__table__.to_metadata(sa.MetaData(), name=f"{name}_by_time")
+    columns = [c.name for c in ValidationRecord.__table__.columns if c.name != "time_control"]
+    listed = ", ".join(columns)
+    with engine.begin() as conn:
+        new.create(conn)
+        conn.execute(sa.text(f"INSERT INTO {new.name} ({listed}, time_control) SELECT {listed}, '' FROM {name}"))
+        conn.execute(sa.text(f"DROP TABLE {name}"))
+        conn.execute(sa.text(f"ALTER TABLE {new.name} RENAME TO {name}"))
 
 
 def _fill_summaries(conn: sa.Connection) -> None:

@@ -20,10 +20,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 from ocean.bots import coefficients as registry
 from ocean.bots.external import RESERVED, ProgramSpec, absolute_cwd
 from ocean.bots.registry import STUDY_POLICIES
+from ocean.constants import FIRST_TURN_MS, TURN_MS
 from ocean.timecontrol import TimeControl
 from tuning.errors import SpecError
 
-__all__ = ["SeedRange", "SamplerSpec", "SearchRange", "PruningSpec", "ValidationSpec", "ProgramBot", "StudySpec",
+__all__ = ["SeedRange", "SamplerSpec", "SearchRange", "PruningSpec", "ValidationSpec", "ProgramBot", "TimeSpec",
+           "StudySpec",
            "load_spec", "parse_spec"]
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
@@ -152,6 +154,16 @@ class ValidationSpec(_Strict):
         return value if value is None else _check_panel(value)
 
 
+class TimeSpec(_Strict):
+    """The ``[time]`` table: the time control a study's programs are told (``{turn_ms}``,
+    ``{first_turn_ms}``) and the referee enforces, x ``timeout_scale`` (a top-level key, kept
+    there since studies had it before this table). CodinGame's by default. In-process bots
+    ignore it: their budgets count work."""
+
+    turn_ms: int = Field(TURN_MS, ge=1, le=60_000)
+    first_turn_ms: int = Field(FIRST_TURN_MS, ge=1, le=60_000)
+
+
 class StudySpec(_Strict):
     """A whole study: what to tune, against whom, on which maps, and how to judge it."""
 
@@ -162,7 +174,8 @@ class StudySpec(_Strict):
     # Which in-process tunable bot (ignored with a [bot] table). A stored study without it tunes
     # the v1 bot, as it always did.
     policy: str = "tunable"  # one of the bot registry's STUDY_POLICIES
-    timeout_scale: float = Field(1.0, gt=0.0, le=100.0)  # CodinGame's time limits x this, for programs
+    timeout_scale: float = Field(1.0, gt=0.0, le=100.0)  # the [time] limits x this, for programs
+    time: TimeSpec = Field(default_factory=TimeSpec)
     n_trials: int = Field(ge=1)
     trials_in_flight: int = Field(2, ge=1)
     sampler: SamplerSpec = Field(default_factory=SamplerSpec)
@@ -174,6 +187,14 @@ class StudySpec(_Strict):
     batch_pairs: Union[int, str] = 10
     pruning: PruningSpec = Field(default_factory=PruningSpec)
     validation: ValidationSpec = Field(default_factory=ValidationSpec)
+
+    @field_validator("time", mode="before")
+    @classmethod
+    def _time_table(cls, value: Any) -> Any:
+        if isinstance(value, dict) and "scale" in value:  # a natural guess; the scale has its own key
+            raise ValueError("the limits' scale is the top-level key timeout_scale (e.g. timeout_scale = 2.0), "
+                             "not time.scale; [time] takes turn_ms and first_turn_ms")
+        return value
 
     @field_validator("batch_pairs", mode="before")
     @classmethod
@@ -263,9 +284,9 @@ class StudySpec(_Strict):
 
     @property
     def time_control(self) -> TimeControl:
-        """What the study's programs are told and what the referee enforces (CodinGame's times,
-        limits x ``timeout_scale``)."""
-        return TimeControl(scale=self.timeout_scale)
+        """What the study's programs are told (``[time]``) and what the referee enforces (those
+        times x ``timeout_scale``)."""
+        return TimeControl(self.time.turn_ms, self.time.first_turn_ms, self.timeout_scale)
 
     @property
     def pairs_per_opponent(self) -> int:

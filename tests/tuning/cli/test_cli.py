@@ -61,16 +61,33 @@ def test_launch_status_resume_validate_export_end_to_end(tmp_path, ray_cluster, 
     assert status["games"]["train"] == 3 * 8
 
     validated = _tune("validate", "tiny", "--top", "1", "--games", "4", *ray, cwd=tmp_path)
-    assert "reference (defaults)" in validated.stdout and "best: trial" in validated.stdout
+    assert "reference (defaults)" in validated.stdout and "at 50 ms a turn, 1000 ms the first: best trial" \
+        in validated.stdout
     assert validated.stdout.count("(Elo ") == 2  # the defaults and the top trial, each with its interval
     status = _last_json(_tune("status", "tiny", "--json", cwd=tmp_path))
     assert status["best"]["validated"] and status["games"]["validate"] == 2 * 2 * 4
+    best = status["best"]
+    shown = best["diff_low"] is not None and best["diff_low"] > 0
+    assert best["verdict"] == ("gain" if shown else "no gain shown") and status["defaults"]["validated"]
+    printed = _tune("status", "tiny", cwd=tmp_path).stdout
+    assert ("verdict: gain over the defaults" if shown else "verdict: no gain over the defaults shown") in printed
 
-    _tune("export", "tiny", "--out", "best.toml", cwd=tmp_path)
+    wrong = _tune("validate", "tiny", "--turn-ms", "0", *ray, cwd=tmp_path, check=False)
+    assert wrong.returncode == 2 and "turn_ms = 0" in wrong.stderr and "--turn-ms" in wrong.stderr
+    assert len(wrong.stderr.strip().splitlines()) == 1
+
+    refused = _tune("export", "tiny", "--out", "best.toml", cwd=tmp_path, check=shown)
+    if not shown:  # 4 games a trial: the usual case
+        assert refused.returncode == 2 and "no gain over the defaults shown" in refused.stderr
+        assert "--allow-no-gain" in refused.stderr and len(refused.stderr.strip().splitlines()) == 1
+        assert not (tmp_path / "best.toml").exists()
+        _tune("export", "tiny", "--out", "best.toml", "--allow-no-gain", cwd=tmp_path)
     exported = coefficients.read_params_file(tmp_path / "best.toml")[1]
     assert exported == coefficients.validate(status["best"]["params"])
     text = (tmp_path / "best.toml").read_text()
     assert 'study = "tiny"' in text and f"trial = {status['best']['trial']}" in text and "validated_low" in text
+    assert "tuned_turn_ms = 50" in text and "validated_turn_ms = 50" in text and f'verdict = "{best["verdict"]}"' in text
+    assert ("exported_despite" in text) == (not shown)
     # the exported file plays whole games as a CodinGame program (generous timeouts: a loaded CI box)
     game = subprocess.run([sys.executable, "-m", "ocean", "referee", "--seed", "3", "--json",
                            "--p0", f"{sys.executable} -m ocean bot --params best.toml",
@@ -79,7 +96,7 @@ def test_launch_status_resume_validate_export_end_to_end(tmp_path, ray_cluster, 
                           cwd=tmp_path, capture_output=True, text=True, timeout=300)
     verdict = _last_json(game)
     assert verdict["disqualified"] == [None, None] and verdict["winner"] in (0, 1, -1), game.stderr[-2000:]
-    header = _tune("export", "tiny", "--format", "cpp", cwd=tmp_path).stdout
+    header = _tune("export", "tiny", "--format", "cpp", "--allow-no-gain", cwd=tmp_path).stdout
     assert "namespace ocean_params" in header
     listing = _tune("status", "--json", cwd=tmp_path)  # every studies/*.db of the current directory
     assert [s["study"] for s in _last_json(listing)["studies"]] == ["tiny"]

@@ -96,6 +96,8 @@ def test_the_page_opens_in_chromium_with_every_figure_and_agrees_with_status(rep
     assert best["validated"]
     assert summary["best"].startswith(f"trial {best['trial']}: {best['score']:.3f} [{best['low']:.3f}, "
                                       f"{best['high']:.3f}] (validated")
+    assert summary["verdict"].startswith("gain over the defaults" if best["verdict"] == "gain"
+                                         else "no gain over the defaults shown")
     assert summary["games"].startswith(f"{status['games']['train']:,} training, {status['games']['validate']:,}")
     assert summary["games saved by pruning"].startswith(f"{status['games']['saved_by_pruning']:,} ")
     assert summary["panel"] == "random, chaser"

@@ -79,3 +79,20 @@ def test_args_and_env_formats_are_only_for_a_program_study():
             render(values, {"study": "tiny"}, fmt)
     with pytest.raises(TuningError, match="unknown format"):
         render(values, {"study": "tiny"}, "yaml")
+
+
+def test_export_refuses_a_best_with_no_gain_shown_unless_allowed(ran):
+    from tuning.results.export import check_gain
+
+    validate_study(ran, pool=FakePool(p_win=lambda p: 0.5))  # 4 games: nothing can be shown
+    number, values, validation = choose_trial(ran, None)
+    assert validation["diff_low"] is None or validation["diff_low"] <= 0
+    with pytest.raises(TuningError, match=r"no gain over the defaults shown.*--allow-no-gain"):
+        check_gain(ran, number, validation, allow_no_gain=False, asked=False)
+    check_gain(ran, number, validation, allow_no_gain=True, asked=False)
+    prov = provenance(ran, number, validation, allowed_no_gain=True)
+    assert prov["verdict"] == "no gain shown" and "--allow-no-gain" in prov["exported_despite"]
+    assert (prov["tuned_turn_ms"], prov["tuned_first_turn_ms"], prov["tuned_time_scale"]) == (50, 1000, 1.0)
+    assert (prov["validated_turn_ms"], prov["validated_first_turn_ms"], prov["validated_time_scale"]) == (50, 1000, 1.0)
+    check_gain(ran, 0, choose_trial(ran, 0)[2], allow_no_gain=False, asked=True)  # the defaults, by number
+    assert "exported_despite" not in provenance(ran, number, validation)

@@ -97,3 +97,63 @@ def test_bad_validation_options_are_user_errors(ran, sqlite_url):
             validate_study(fresh, pool=FakePool())
     finally:
         fresh.close()
+
+
+def _gain(params):  # every tuned trial far better than the defaults
+    return 0.05 if params["silence_cost"] == DEFAULT_SILENCE else 0.95
+
+
+def test_a_validation_at_another_time_control_keeps_the_one_at_the_studys(any_url):
+    from ocean.timecontrol import TimeControl
+    from tuning.results.status import study_status
+
+    spec = parse_spec(tiny_spec_dict(n_trials=3, pruning={"enabled": False}, time={"turn_ms": 5}, timeout_scale=2.0,
+                                     validation={"seeds": {"start": 5000, "count": 30}, "games": 40, "top_k": 1}))
+    handle = create_study(spec, any_url)
+    try:
+        StudyRunner(handle, pool=FakePool(p_win=_gain)).run()
+        short = FakePool(p_win=_gain)
+        validate_study(handle, pool=short)
+        contest = TimeControl(50, 1000, 1.0)
+        first = {(v.trial, v.score) for v in handle.games.validations()}
+        pool = FakePool(p_win=lambda p: 0.5)  # at 50 ms the tuned trial is no better: another result
+        results = validate_study(handle, time=contest, pool=pool)
+        assert {b.phase for b in short.submitted} == {"validate"}
+        assert {b.phase for b in pool.submitted} == {"v50/1000x1"}  # its own games, none reused
+        assert sum(b.games for b in pool.submitted) == 2 * 2 * 40
+        assert all(r.time == contest for r in results)
+        assert {(v.trial, v.score) for v in handle.games.validations("5/1000x2")} == first  # kept
+        assert {v.time_control for v in handle.games.validations()} == {"50/1000x1"}
+        status = study_status(handle)
+        best = status["best"]
+        assert best["time_control"] == {"turn_ms": 50, "first_turn_ms": 1000, "scale": 1.0}
+        assert status["games"]["validate"] == 2 * (2 * 2 * 40)  # both time controls' games
+        validate_study(handle, pool=FakePool(p_win=_gain))  # the study's own again: nothing replayed
+        assert study_status(handle)["best"]["time_control"] == {"turn_ms": 5, "first_turn_ms": 1000, "scale": 2.0}
+    finally:
+        handle.close()
+
+
+@pytest.mark.parametrize("p_win, expected", [(_gain, "gain"), (lambda p: 0.5, "no gain shown")])
+def test_the_verdict_is_gain_only_when_the_paired_interval_lies_above_zero(any_url, p_win, expected):
+    from tuning.results.status import study_status
+
+    spec = parse_spec(tiny_spec_dict(n_trials=3, pruning={"enabled": False},
+                                     validation={"seeds": {"start": 5000, "count": 30}, "games": 40, "top_k": 2}))
+    handle = create_study(spec, any_url)
+    try:
+        StudyRunner(handle, pool=FakePool(p_win=p_win)).run()
+        results = validate_study(handle, pool=FakePool(p_win=p_win))
+        best = results[0]
+        assert best.verdict == expected
+        if best.diff is not None:
+            assert (best.diff.low > 0) == (expected == "gain")
+        s = study_status(handle)
+        assert s["best"]["verdict"] == expected and s["best"]["trial"] == best.trial
+        if best.diff is not None:
+            assert s["best"]["diff_low"] <= s["best"]["diff_vs_defaults"] <= s["best"]["diff_high"]
+        reference = next(r for r in results if r.trial == 0)
+        # like with like: the defaults as validated beside the best, not their training score
+        assert s["defaults"]["validated"] and s["defaults"]["score"] == pytest.approx(reference.estimate.mean)
+    finally:
+        handle.close()

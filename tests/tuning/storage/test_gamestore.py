@@ -216,3 +216,44 @@ def test_workers_storing_the_same_games_at_once_count_each_game_once(pg_url):
     assert summaries == scan
     for engine in engines:
         engine.dispose()
+
+
+def test_validations_are_kept_per_time_control_and_ranked_within_one(store):
+    common = dict(per_opponent={}, diff=None, diff_low=None, diff_high=None, params={})
+    store.save_validation(trial=0, time_control="5/1000x1", games=20, score=0.5, low=0.4, high=0.6, seeds="1..10",
+                          **common)
+    store.save_validation(trial=3, time_control="5/1000x1", games=20, score=0.6, low=0.5, high=0.7, seeds="1..10",
+                          **common)
+    store.save_validation(trial=3, time_control="50/1000x1", games=20, score=0.4, low=0.3, high=0.5, seeds="1..10",
+                          **common)
+    assert [(v.trial, v.time_control) for v in store.validations()] == [(3, "50/1000x1")]  # the latest
+    assert [(v.trial, v.score) for v in store.validations("5/1000x1")] == [(3, 0.6), (0, 0.5)]  # kept, not overwritten
+    assert store.validated_time_controls() == ["50/1000x1", "5/1000x1"]
+
+
+def test_validations_stored_before_time_controls_are_kept_with_the_studys_own(any_url):
+    """A database whose ocean_validations has no time_control column (keyed by study and trial)
+    is rebuilt with the column in its key; its rows stay, as validated at the study's time."""
+    from tuning.storage.records import ValidationRecord
+
+    engine = sa.create_engine(any_url)
+    old = sa.MetaData()
+    columns = [sa.Column(c.name, c.type, primary_key=c.name in ("study", "trial"), nullable=c.nullable)
+               for c in ValidationRecord.__table__.columns if c.name != "time_control"]
+    sa.Table(ValidationRecord.__tablename__, old, *columns).create(engine)
+    row = dict(study="s", trial=2, games=20, score=0.6, low=0.5, high=0.7, per_opponent={}, diff=0.1, diff_low=0.0,
+               diff_high=0.2, seeds="1..10", heldout_score=None, heldout_low=None, heldout_high=None, params={"x": 1},
+               updated_at=1.0)
+    with engine.begin() as conn:
+        conn.execute(old.tables[ValidationRecord.__tablename__].insert(), [row])
+    engine.dispose()
+    storage = open_storage(any_url)
+    try:
+        games = GameStore(storage.engine, "s")
+        (kept,) = games.validations()
+        assert (kept.trial, kept.time_control, kept.score, kept.params) == (2, "", 0.6, {"x": 1})
+        games.save_validation(trial=2, time_control="50/1000x1", games=20, score=0.4, low=0.3, high=0.5,
+                              per_opponent={}, diff=None, diff_low=None, diff_high=None, seeds="1..10", params={})
+        assert [v.score for v in games.validations("")] == [0.6] and games.validations()[0].score == 0.4
+    finally:
+        storage.close()

@@ -82,6 +82,12 @@ MALFORMED = [
     (_with(search={}), "nothing to tune"),
     (_with(storage=5), "storage: input should be a valid string"),
     (_with(sampler={"kind": "tpe", "startup_trials": -1}), "sampler.startup_trials"),
+    (_with(time={"turn_ms": 0}), "time.turn_ms: input should be greater than or equal to 1 (got 0)"),
+    (_with(time={"turn_ms": "5"}), "time.turn_ms: input should be a valid integer"),
+    (_with(time={"first_turn_ms": 2.5}), "time.first_turn_ms: input should be a valid integer"),
+    (_with(time={"turn": 5}), "unknown key 'time.turn'; allowed here: turn_ms, first_turn_ms"),
+    (_with(time={"turn_ms": 5, "scale": 2.0}), "time: the limits' scale is the top-level key timeout_scale"),
+    (_with(time=5), "time: input should be a valid dictionary"),
 ]
 
 
@@ -126,3 +132,17 @@ def test_the_shipped_studies_are_valid(monkeypatch):
     # The quick study's budget (before pruning) stays at minutes on 2 cores (~300 games/s/core).
     budget = quick.n_trials * len(resolve_panel(quick.panel)) * 2 * quick.pairs_per_opponent
     assert budget <= 60_000
+
+
+def test_the_time_table_gives_the_time_control_told_and_enforced():
+    from ocean.timecontrol import DEFAULT_TIME, TimeControl
+
+    assert parse_spec(tiny_spec_dict()).time_control == DEFAULT_TIME  # CodinGame's: 50 ms, 1000 ms
+    spec = parse_spec(tiny_spec_dict(time={"turn_ms": 5}, timeout_scale=2.0))
+    assert spec.time_control == TimeControl(5, 1000, 2.0)
+    assert spec.time_control.turn_limit_ms == 10 and spec.time_control.values()["turn_ms"] == "5"
+    stored = spec.stored()
+    assert stored["time"] == {"turn_ms": 5, "first_turn_ms": 1000}
+    assert parse_spec(stored).time_control == spec.time_control  # kept with the study
+    old = {k: v for k, v in stored.items() if k != "time"}  # a study stored before [time] existed
+    assert parse_spec(old).time_control == TimeControl(50, 1000, 2.0)

@@ -16,10 +16,14 @@ Crash safety (exercised by ``benchmarks.chaos`` and tests/tuning/driver/test_res
   is gone is adopted by another: its stored games are kept, only the missing ones are played,
   with its stored parameters (``tuning.driver.leases``);
 - trials are created under a study lock that counts them first, so any number of drivers
-  create exactly the target; trial N's random draws are seeded by (sampler seed, N), so with
-  the random sampler (and in TPE/CMA-ES's startup trials) a study killed and resumed any
-  number of times proposes what an undisturbed one would; after the startup trials a model
-  proposes from the trials finished when it asks, which timing decides, killed or not;
+  create exactly the target; trial N's random draws are seeded by (sampler seed, N) (an
+  unseeded study stores the seed it drew) and it is created with a record of the trials then
+  running (``tuning.driver.asking``); its parameters, drawn outside the lock, are drawn from
+  the study as it stood at its creation. So a trial whose driver died before storing them is
+  given by its adopter exactly what its creator would have stored, with every sampler (SPSA
+  keeps its theta, perturbation and partner). Which trials have finished when a trial is
+  created is timing, killed or not: with one driver and one trial in flight a killed and
+  resumed study proposes what an undisturbed one does (``benchmarks.chaos --sampler``);
 - every database call goes through ``tuning.storage.retry``: an outage is ridden out with
   backoff, or ends the run with one line after ``$OCEAN_DB_PATIENCE`` seconds; a trial is told
   only after all its games are stored, so its value always matches its stored games.
@@ -38,6 +42,7 @@ from optuna.distributions import BaseDistribution, FloatDistribution, IntDistrib
 from optuna.exceptions import UpdateFinishedTrialError
 from optuna.trial import TrialState
 
+from tuning.driver.asking import as_asked, ask, keep_stored
 from tuning.driver.cluster import cluster_cpus
 from tuning.driver.evaluation import Batch, plan_batches, summarize
 from tuning.driver.leases import HEARTBEAT, LEASE_TTL, Leases
@@ -274,8 +279,10 @@ class StudyRunner:
                 if existing >= self.h.target_trials:
                     return None
                 # ``existing`` is the number the new trial gets (or the waiting reference, trial 0).
-                self.h.study.sampler = self._sampler_for(existing)
-                trial = self.h.study.ask()  # the parameters are drawn below, outside the lock
+                # The trials running now are recorded with it (``tuning.driver.asking``): every
+                # draw of its parameters reads the study as it stands here.
+                running = self.h.trials(TrialState.RUNNING)
+                trial = ask(self.h.study, running)  # the parameters are drawn below, outside the lock
                 return trial, self.leases.claim(trial.number)
 
         # A repeated attempt (the connection dropped after Optuna committed the trial) counts
@@ -287,23 +294,29 @@ class StudyRunner:
         if claimed:  # else our lock expired mid-way and another driver adopted it: theirs now
             # The sampler's work (TPE reads every finished trial) is done holding only the trial's
             # lease, so other drivers never wait for it; a driver that dies here leaves a trial
-            # without parameters, which adoption completes (``Leases.reopen``). Same draws as
-            # ``study.ask(distributions)``: trial N's own sampler, the parameters in the same order,
-            # stored together in one transaction.
-            self._draw_and_store(trial, list(self.h.space.distributions))
-            self._open(trial, scores={})
+            # without parameters, which adoption draws again the same way (``Leases.reopen``):
+            # trial N's own sampler, reading the study as it stood at the ask, the parameters in
+            # the space's order, stored together in one transaction.
+            self._open(self._draw_and_store(trial._trial_id, trial.number), scores={})
         return True
 
-    def _draw_and_store(self, trial: optuna.Trial, names: list[str]) -> None:
-        """Draw ``names`` (in the space's order) for ``trial`` from the study's sampler, then
-        store them in one transaction."""
+    def _draw_and_store(self, trial_id: int, number: int) -> optuna.Trial:
+        """Draw the parameters trial ``number`` (id ``trial_id``) lacks from its own sampler, reading the study
+        as it stood when the trial was created, and store them in one transaction; the trial
+        (every parameter in ``trial.params``)."""
 
-        def suggest(t: optuna.Trial) -> None:
-            for name in names:
-                _suggest(t, name, self.h.space.distributions[name])
+        def draw() -> optuna.Trial:
+            trial = as_asked(self.h.study, trial_id, self._sampler_for(number))
 
-        self._db(lambda: draw_params(trial, suggest))
-        self._db(lambda: store_params(trial))
+            def suggest(t: optuna.Trial) -> None:
+                for name, dist in self.h.space.distributions.items():
+                    _suggest(t, name, dist)
+
+            draw_params(trial, suggest)
+            store_params(trial)
+            return keep_stored(trial)
+
+        return self._db(draw)
 
     def _lock_waited(self, seconds: float) -> None:
         self.report.ask_lock_waits += 1
@@ -330,7 +343,7 @@ class StudyRunner:
         """Open the RUNNING trials whose driver is gone (``tuning.driver.leases``), while there is
         room for them, from their stored parameters and games."""
         for frozen in self.leases.orphans(self.open, room=lambda: len(self.open) < self.spec.trials_in_flight):
-            trial = self.leases.reopen(frozen, self._sampler_for, self._draw_and_store)
+            trial = self.leases.reopen(frozen, self._draw_and_store)
             if trial is None:  # told by its driver between our listing and our claim
                 continue
             self.report.adopted += 1

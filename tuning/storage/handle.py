@@ -11,6 +11,7 @@ the spec is stored) by ``resume``.
 """
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 
 import optuna
@@ -140,6 +141,7 @@ def _finish_creation(study: optuna.Study, spec: StudySpec, panel: list[BotSpec] 
 def create_study(spec: StudySpec, url: str) -> StudyHandle:
     """Create the study ``spec.name`` at ``url``; a name already there is an error (resume it),
     unless its launch died half-way: then creation is finished."""
+    spec = _seeded(spec)
     panel = resolve_panel(spec.panel)
     if spec.validation.panel is not None:
         resolve_panel(spec.validation.panel)  # a wrong held-out opponent fails before anything is stored
@@ -171,6 +173,14 @@ def create_study(spec: StudySpec, url: str) -> StudyHandle:
         storage.close()
         raise
     return StudyHandle(spec, storage, study, space, panel, games, target, _held_out(study))
+
+
+def _seeded(spec: StudySpec) -> StudySpec:
+    """``spec`` with a sampler seed: an unseeded study draws one here and stores it with its
+    spec, so every trial's draws can be made again (resume, adoption) as at first."""
+    if spec.sampler.seed is not None:
+        return spec
+    return spec.model_copy(update={"sampler": spec.sampler.model_copy(update={"seed": secrets.randbits(31)})})
 
 
 def _held_out(study: optuna.Study) -> list[BotSpec] | None:

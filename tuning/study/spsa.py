@@ -17,8 +17,11 @@ trial stores ``theta_k`` in its system attributes, the minus trial reads it, and
 is ``theta`` of the latest earlier iteration plus the steps of every iteration whose two
 trials had finished when it was asked and that no earlier theta had taken in. With one trial
 in flight this is the published rule exactly; with more it is asynchronous SPSA (a step lands
-as soon as its pair is in). A pruned trial counts with its score when pruned (its last
-intermediate value). ``delta_k`` is drawn from (seed, k), so a resumed study draws the same.
+as soon as its pair is in). An iteration with a pruned trial makes no step: a pruned trial's
+score is on the first maps only, chosen for being low, and its partner's on all of them, so
+their difference is not the gradient's (docs/benchmarks.md, "SPSA and pruned pairs"); it is
+taken in all the same, so no later theta waits for it. ``delta_k`` is drawn from (seed, k), so
+a resumed study draws the same.
 """
 from __future__ import annotations
 
@@ -136,20 +139,18 @@ class SPSASampler(BaseSampler):
         for j in range(k):
             if j in done:
                 continue
-            ys = [_score(trials.get(self._first + 2 * j + side)) for side in (0, 1)]
-            if None in ys:
+            pair = [trials.get(self._first + 2 * j + side) for side in (0, 1)]
+            if any(t is None or not t.state.is_finished() for t in pair):
                 continue
-            theta = np.clip(theta + self.step(j, ys[0], ys[1], maximize), 0.0, 1.0)
+            ys = [_score(t) for t in pair]
+            if None not in ys:  # both complete: comparable scores on the same maps
+                theta = np.clip(theta + self.step(j, ys[0], ys[1], maximize), 0.0, 1.0)
             taken.append(j)
         return theta, sorted(taken)
 
 
-def _score(t: FrozenTrial | None) -> float | None:
-    """A finished trial's score: its value, or for a pruned trial its last intermediate value."""
-    if t is None:
-        return None
+def _score(t: FrozenTrial) -> float | None:
+    """A complete trial's score; None for a pruned or failed one (its iteration makes no step)."""
     if t.state == TrialState.COMPLETE and t.value is not None:
         return float(t.value)
-    if t.state == TrialState.PRUNED and t.intermediate_values:
-        return float(t.intermediate_values[max(t.intermediate_values)])
     return None

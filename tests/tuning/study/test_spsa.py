@@ -131,3 +131,22 @@ def test_a_study_file_sets_the_perturbation_and_the_step(tmp_path):
     assert "\n" not in str(info.value)
     with pytest.raises(SpecError, match="perturbation"):
         spec('kind = "spsa"\nperturbation = 0.9')
+
+
+def test_an_iteration_with_a_pruned_trial_makes_no_step():
+    # the pruned trial's score is on the first maps only: comparing it with its partner's full
+    # score is not a gradient, so theta stays where it was and the next iteration starts there
+    sampler = SPSASampler(SPACE, X0, seed=4, first_trial=0)
+    study = optuna.create_study(direction="maximize", sampler=sampler)
+    for number in range(4):
+        trial = study.ask()
+        params = {name: trial.suggest_float(name, d.low, d.high, log=d.log) for name, d in SPACE.items()}
+        if number == 1:  # iteration 0's minus trial, pruned with a low score on its first maps
+            trial.report(0.1, step=8)
+            study.tell(trial, state=optuna.trial.TrialState.PRUNED)
+        else:
+            study.tell(trial, 0.9 if number == 0 else _noisy(params, np.random.default_rng(number)))
+    trials = study.get_trials()
+    theta_1 = (unit_point(trials[2].params, SPACE, NAMES) + unit_point(trials[3].params, SPACE, NAMES)) / 2
+    assert np.allclose(theta_1, unit_point(X0, SPACE, NAMES))  # iteration 0 moved nothing
+    assert trials[2].system_attrs["spsa:taken"] == [0]  # but it is settled: no later theta waits for it

@@ -3,7 +3,8 @@
 One loop owns everything: it asks Optuna for trials (up to ``trials_in_flight`` open), keeps
 the Ray pool full with their batches (oldest trial first, so trials finish early and the
 incumbent appears soon), stores each finished batch at once, reports the running score, prunes
-trials clearly worse than the incumbent and tells Optuna when a trial is done.
+trials clearly worse than the incumbent (the study's, as stored: every driver's complete trials,
+re-read at most once a second) and tells Optuna when a trial is done.
 
 Crash safety (exercised by ``benchmarks.chaos`` and tests/tuning/driver/test_resilience.py):
 
@@ -63,6 +64,9 @@ __all__ = ["StudyRunner", "RunProgress", "RunReport"]
 T = TypeVar("T")
 # A trial's running score goes to Optuna (an intermediate value, one write) at most this often.
 REPORT_EVERY = 1.0  # seconds
+# The incumbent is re-read from the study (every driver's complete trials) at most this often:
+# a count in SQL, and the trials only when another driver completed one.
+INCUMBENT_EVERY = 1.0  # seconds
 MAX_FAILS_IN_A_ROW = 3  # trials failing back to back mean a broken setup, not bad coefficients
 TRAIN = "train"
 # A program disqualified in more than half of a trial's games (after at least this many) fails the
@@ -175,6 +179,7 @@ class StudyRunner:
         self.open: dict[int, _OpenTrial] = {}
         self.report = RunReport()
         self.incumbent: _Incumbent | None = None
+        self._incumbent_read = -math.inf  # time.monotonic() of the last look at the stored incumbent
         self._scored: list[tuple[float, float]] = []  # complete trials' (score, variance of the score)
         self._fails_in_a_row = 0
         self._finished = 0  # trials of the study told (complete, pruned or failed), all drivers
@@ -419,6 +424,8 @@ class StudyRunner:
                 self._drop_finished(pool, op)
                 return
             op.reported_at, op.reported_step = now, 2 * estimate.n
+        if self.spec.pruning.enabled:
+            self._refresh_incumbent()
         if self._should_prune(op):
             pool.cancel_trial(op.number)
             self._prune(op)
@@ -535,12 +542,27 @@ class StudyRunner:
         if op.number == REFERENCE_TRIAL:
             raise TuningError(f"the program fails with its reference parameters (trial 0): {message}")
 
+    def _refresh_incumbent(self) -> None:
+        """Prune against the study's incumbent as stored (every driver's complete trials), read
+        again at most every ``INCUMBENT_EVERY`` seconds, and in full only when the study has
+        complete trials this driver has not counted."""
+        now = time.monotonic()
+        if now - self._incumbent_read < INCUMBENT_EVERY:
+            return
+        self._incumbent_read = now
+        complete = self._db(lambda: trial_counts(self.h.storage.engine, self.h.name))[TrialState.COMPLETE]
+        if complete != len(self._scored):
+            self._load_incumbent()
+
     def _load_incumbent(self) -> None:
+        self._incumbent_read = time.monotonic()
         complete = [t for t in self._db(lambda: self.h.trials(TrialState.COMPLETE)) if t.value is not None]
         self._scored = [(t.value, interval_variance(t.user_attrs.get("score_low", math.nan),
                                                     t.user_attrs.get("score_high", math.nan))) for t in complete]
         if complete:
             best = max(complete, key=lambda t: (t.value, -t.number))
+            if self.incumbent is not None and self.incumbent.number == best.number:
+                return  # its pair scores are already here
             self.incumbent = _Incumbent(best.number, best.value, best.user_attrs.get("score_low", math.nan),
                                         best.user_attrs.get("score_high", math.nan),
                                         self._db(lambda: self.h.games.pair_scores(best.number, TRAIN)))

@@ -13,6 +13,9 @@ import typer
 
 from tuning.cli.common import RAY_HELP, STORAGE_HELP, elo_text, fail, fmt, interval, json_text, user_errors
 
+CODE_CHANGE_HELP = ("Go on although the code (ocean/ and tuning/) differs from the one the study's games were "
+                    "played under; status and report then show the study spans two versions.")
+
 __all__ = ["launch", "resume", "status", "validate", "export", "report", "dashboard", "launch_study", "resume_study",
            "COMMANDS"]
 
@@ -127,6 +130,8 @@ def launch_study(spec_file: Path, *, trials: Optional[int] = None, games: Option
         handle = open_study(spec.name, url)
         created = False
     try:
+        if not created:
+            handle.check_code(allow_change=False, command="tune launch --or-resume")
         _run_study(handle, ray_address or spec.ray_address, programs_checked=created, pool=pool)
     finally:
         handle.close()
@@ -138,13 +143,15 @@ def resume(
     trials: Optional[int] = typer.Option(None, "--trials", help="Change the study's total number of trials."),
     storage: Optional[str] = typer.Option(None, "--storage", help=STORAGE_HELP),
     ray_address: Optional[str] = typer.Option(None, "--ray-address", help=RAY_HELP),
+    allow_code_change: bool = typer.Option(False, "--allow-code-change", help=CODE_CHANGE_HELP),
 ) -> None:
     """Carry on a study: finish trials left running, then run the remaining ones."""
-    resume_study(name, trials=trials, storage=storage, ray_address=ray_address)
+    resume_study(name, trials=trials, storage=storage, ray_address=ray_address, allow_code_change=allow_code_change)
 
 
 def resume_study(name: str, *, trials: Optional[int] = None, storage: Optional[str] = None,
-                 ray_address: Optional[str] = None, pool: Optional[Callable] = None) -> None:
+                 ray_address: Optional[str] = None, pool: Optional[Callable] = None,
+                 allow_code_change: bool = False) -> None:
     """``tune resume``; ``pool`` as for ``launch_study``."""
     from tuning.storage.database import resolve_url
     from tuning.storage.handle import open_study
@@ -153,6 +160,7 @@ def resume_study(name: str, *, trials: Optional[int] = None, storage: Optional[s
         fail(f"--trials must be at least 1, got {trials}")
     handle = open_study(name, resolve_url(name, option=storage))
     try:
+        handle.check_code(allow_change=allow_code_change, command="tune resume")
         if trials is not None:
             handle.set_target(trials)
         _run_study(handle, ray_address, pool=pool)
@@ -228,6 +236,8 @@ def _print_status(s: dict) -> None:
                f"pruning; {rate} games/s; ETA {eta}")
     if s.get("program"):
         typer.echo(f"  tunes the program: {s['program']}")
+    if s.get("code"):
+        typer.echo(f"  code: {s['code']}")
     b = s["best"]
     if b is not None:
         label = "validated" if b["validated"] else "training, not validated"
@@ -255,6 +265,7 @@ def validate(
                                                               "(default: validation.games)."),
     storage: Optional[str] = typer.Option(None, "--storage", help=STORAGE_HELP),
     ray_address: Optional[str] = typer.Option(None, "--ray-address", help=RAY_HELP),
+    allow_code_change: bool = typer.Option(False, "--allow-code-change", help=CODE_CHANGE_HELP),
 ) -> None:
     """Re-play the top trials and the defaults on held-out seeds; the best validated is 'best'."""
     from rich.console import Console
@@ -270,6 +281,7 @@ def validate(
 
     handle = open_study(name, resolve_url(name, option=storage))
     try:
+        handle.check_code(allow_change=allow_code_change, command="tune validate")
         connect(ray_address)
         check_programs(handle.programs, handle.spec.time_control)
         bars = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),

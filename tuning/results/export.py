@@ -14,7 +14,7 @@ from ocean.bots import coefficients as registry
 from ocean.bots.external import format_value, render_params_file
 from tuning.errors import TuningError
 from tuning.storage.handle import StudyHandle
-from tuning.storage.provenance import package_version
+from tuning.storage.provenance import code_digest, package_version
 
 __all__ = ["FORMATS", "choose_trial", "provenance", "render", "git_commit"]
 
@@ -59,7 +59,18 @@ def choose_trial(handle: StudyHandle, trial: int | None) -> tuple[int, dict, dic
 
 def _validation_dict(v) -> dict:
     return {"score": v.score, "low": v.low, "high": v.high, "games": v.games, "seeds": v.seeds,
-            "heldout_score": v.heldout_score, "heldout_low": v.heldout_low, "heldout_high": v.heldout_high}
+            "heldout_score": v.heldout_score, "heldout_low": v.heldout_low, "heldout_high": v.heldout_high,
+            "code_digest": v.code_digest}
+
+
+def code_provenance(handle: StudyHandle, validation: dict | None) -> dict:
+    """The code behind an export: the digest(s) its training games and its validation were
+    played under, and the digest of the code exporting (scalars: digests joined by commas)."""
+    out = {"code_digest": code_digest(),
+           "games_code_digests": ",".join(r["digest"] for r in handle.code) or "not recorded"}
+    if validation is not None:
+        out["validation_code_digest"] = validation.get("code_digest") or "not recorded"
+    return out
 
 
 def provenance(handle: StudyHandle, trial: int, validation: dict | None) -> dict:
@@ -77,6 +88,7 @@ def provenance(handle: StudyHandle, trial: int, validation: dict | None) -> dict
         "sampler": spec.sampler.kind,
         "package_version": package_version(),
         "git_commit": git_commit(),
+        **code_provenance(handle, validation),
         "exported_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
     if validation is not None:

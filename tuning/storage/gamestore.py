@@ -19,6 +19,7 @@ from tuning.storage.records import (
     STATS, SUMMED_STATS, GameRecord, GameSums, StoredRound, StudyLock, TrialLease, ValidationRecord,
 )
 from tuning.storage.database import storage_error
+from tuning.storage.provenance import code_digest
 
 __all__ = ["GameStore"]
 
@@ -379,7 +380,9 @@ class GameStore:
     # --- validations ----------------------------------------------------------------------------
 
     def save_validation(self, **fields) -> None:
-        """Insert or replace a trial's validation result."""
+        """Insert or replace a trial's validation result, with the digest of the code that
+        played it."""
+        fields.setdefault("code_digest", code_digest())
         with self._session() as session:
             session.merge(ValidationRecord(study=self.study, updated_at=time.time(), **fields))
 

@@ -23,7 +23,7 @@ from tuning.storage.batchstore import worker_stores
 from tuning.storage.database import Storage, open_storage
 from tuning.storage.gamestore import GameStore
 from tuning.storage.locks import CREATE_LOCK, driver_id, hold
-from tuning.storage.provenance import package_version
+from tuning.storage.provenance import ATTR_CODE, check_code, code_record, package_version, study_code
 from tuning.storage.trialindex import trial_counts
 from tuning.study.batching import BatchSizer
 from tuning.study.opponents import panel_from_json, panel_to_json, resolve_panel, study_bot, study_programs
@@ -90,6 +90,17 @@ class StudyHandle:
             sizer.assume(self.games.recent_seconds_per_pair("train"))
         return sizer.pairs(available)
 
+    @property
+    def code(self) -> list[dict]:
+        """The code versions the study's games were played under (``tuning.storage.provenance``)."""
+        return study_code(self.study.user_attrs)
+
+    def check_code(self, *, allow_change: bool, command: str) -> list[dict]:
+        """Refuse ``command`` under other code than the study's latest, unless ``allow_change``
+        (then the running code is recorded from the study's next trial on)."""
+        since = sum(trial_counts(self.storage.engine, self.name).values())
+        return check_code(self.study, allow_change=allow_change, command=command, since=since)
+
     def set_target(self, n_trials: int) -> None:
         """Change how many trials the study runs in total (``resume --trials``)."""
         self.study.set_user_attr(ATTR_TARGET, n_trials)
@@ -134,6 +145,8 @@ def _finish_creation(study: optuna.Study, spec: StudySpec, panel: list[BotSpec] 
         study.set_user_attr(ATTR_VALIDATION_PANEL, panel_to_json(resolve_panel(spec.validation.panel)))
     if ATTR_VERSION not in attrs:
         study.set_user_attr(ATTR_VERSION, package_version())
+    if ATTR_CODE not in attrs:
+        study.set_user_attr(ATTR_CODE, [{**code_record(), "since": 0, "by": "tune launch"}])
     if not study.get_trials(deepcopy=False):
         study.enqueue_trial(build_space(spec).reference_params(), user_attrs={"reference": "defaults"})
 

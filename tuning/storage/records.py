@@ -162,6 +162,8 @@ class ValidationRecord(Base):
     heldout_high: Mapped[float | None] = mapped_column(Float, nullable=True)
     params: Mapped[dict] = mapped_column(JSON)  # the full coefficient set played
     updated_at: Mapped[float] = mapped_column(Float)
+    # The code that played these games (tuning.storage.provenance.code_digest); None before it was kept.
+    code_digest: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class BotTestRecord(Base):

@@ -57,7 +57,7 @@ def _run_study(handle, ray_address: Optional[str], programs_checked: bool = Fals
 
     workers = connect(ray_address)
     if not programs_checked:  # on every node: programs start, frozen ones still play as frozen
-        check_programs(handle.programs, handle.spec.time_control)
+        check_programs(handle.checked_bots, handle.spec.time_control)
     typer.echo(f"study {handle.name}: {handle.storage.masked}, {workers} Ray CPUs, "
                f"target {handle.target_trials} trials", err=True)
     with _RunBars(handle.name) as bars:
@@ -117,10 +117,10 @@ def launch_study(spec_file: Path, *, trials: Optional[int] = None, games: Option
     held_out = None if spec.validation.panel is None else resolve_panel(spec.validation.panel)
     from tuning.driver.cluster import connect
     from tuning.driver.programs import check_programs
-    from tuning.study.opponents import study_programs
+    from tuning.study.opponents import checked_bots
 
     connect(ray_address or spec.ray_address)
-    check_programs(study_programs(spec, panel, held_out), spec.time_control)  # before the study exists
+    check_programs(checked_bots(spec, panel, held_out), spec.time_control)  # before the study exists
     created = True
     try:
         handle = create_study(spec, url)
@@ -283,7 +283,7 @@ def validate(
     try:
         handle.check_code(allow_change=allow_code_change, command="tune validate")
         connect(ray_address)
-        check_programs(handle.programs, handle.spec.time_control)
+        check_programs(handle.checked_bots, handle.spec.time_control)
         bars = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                         console=Console(stderr=True))
         task = bars.add_task(f"{name} validation games", total=None)

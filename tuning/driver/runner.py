@@ -48,6 +48,7 @@ from tuning.driver.cluster import cluster_cpus
 from tuning.driver.evaluation import Batch, plan_batches, summarize
 from tuning.driver.leases import HEARTBEAT, LEASE_TTL, Leases
 from tuning.driver.pool import BatchPool
+from tuning.driver.worker import frozen_bot_problem
 from tuning.errors import StorageError, TuningError
 from tuning.stats.pruning import incumbent_bias, interval_variance, should_prune
 from tuning.storage.handle import StudyHandle
@@ -384,6 +385,9 @@ class StudyRunner:
         """Count a finished (and stored) batch into its trial; the trial if it is still open."""
         op = self.open.get(batch.trial)
         if isinstance(result, Exception):
+            problem = frozen_bot_problem(result)
+            if problem is not None:  # an opponent, not the trial's coefficients: stop the study
+                raise TuningError(problem)
             if op is not None:
                 self._fail(pool, op, result)
             return None

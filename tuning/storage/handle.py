@@ -26,7 +26,9 @@ from tuning.storage.locks import CREATE_LOCK, driver_id, hold
 from tuning.storage.provenance import ATTR_CODE, check_code, code_record, package_version, study_code
 from tuning.storage.trialindex import trial_counts
 from tuning.study.batching import BatchSizer
-from tuning.study.opponents import panel_from_json, panel_to_json, resolve_panel, study_bot, study_programs
+from tuning.study.opponents import (
+    checked_bots, panel_from_json, panel_to_json, resolve_panel, study_bot, study_programs,
+)
 from tuning.study.samplers import make_sampler
 from tuning.study.space import SearchSpace, build_space
 from tuning.study.spec import StudySpec, parse_spec
@@ -68,6 +70,11 @@ class StudyHandle:
     def programs(self) -> list[BotSpec]:
         """Every external program the study plays: its own bot if a program, then opponents."""
         return study_programs(self.spec, self.panel, self.held_out)
+
+    @property
+    def checked_bots(self) -> list[BotSpec]:
+        """Its programs and frozen opponents: what is checked on every node before it plays."""
+        return checked_bots(self.spec, self.panel, self.held_out)
 
     def validation_panel(self) -> list[BotSpec]:
         """Validation opponents: the training panel, then the held-out ones not in it."""

@@ -48,6 +48,7 @@ from tuning.driver.cluster import cluster_cpus
 from tuning.driver.evaluation import Batch, plan_batches, summarize
 from tuning.driver.leases import HEARTBEAT, LEASE_TTL, Leases
 from tuning.driver.pool import BatchPool
+from tuning.driver.spsapairs import common_scores
 from tuning.driver.worker import frozen_bot_problem
 from tuning.errors import StorageError, TuningError
 from tuning.stats.pruning import incumbent_bias, interval_variance, should_prune
@@ -486,7 +487,8 @@ class StudyRunner:
 
     def _complete(self, op: _OpenTrial) -> None:
         estimate, per = summarize(op.scores, self.opponents)
-        if not self._write(op, {"score_low": estimate.low, "score_high": estimate.high, "pairs": estimate.n,
+        if not self._write(op, {**self._spsa_common(op, pruned=False),
+                                "score_low": estimate.low, "score_high": estimate.high, "pairs": estimate.n,
                                 "games": estimate.games,
                                 "per_opponent": {name: e.as_dict() for name, e in per.items()}},
                            values=estimate.mean):
@@ -496,6 +498,11 @@ class StudyRunner:
         self._scored.append((estimate.mean, interval_variance(estimate.low, estimate.high)))
         if self.incumbent is None or estimate.mean > self.incumbent.value:
             self.incumbent = _Incumbent(op.number, estimate.mean, estimate.low, estimate.high, dict(op.scores))
+
+    def _spsa_common(self, op: _OpenTrial, *, pruned: bool) -> dict:
+        if self.spec.sampler.kind != "spsa":
+            return {}
+        return self._db(lambda: common_scores(self.h, op.number, op.scores, self.opponents, pruned=pruned))
 
     def _prune(self, op: _OpenTrial) -> None:
         played = 2 * len(op.scores)
@@ -511,7 +518,8 @@ class StudyRunner:
                 self.open.pop(op.number, None)
                 self.report.lost += 1
                 return
-        if not self._write(op, {"score_low": estimate.low, "score_high": estimate.high, "pairs": estimate.n,
+        if not self._write(op, {**self._spsa_common(op, pruned=True),
+                                "score_low": estimate.low, "score_high": estimate.high, "pairs": estimate.n,
                                 "games": played, "games_saved": saved,
                                 "per_opponent": {name: e.as_dict() for name, e in per.items()}},
                            state=TrialState.PRUNED):

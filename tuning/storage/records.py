@@ -166,6 +166,19 @@ class ValidationRecord(Base):
     code_digest: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
+class ValidationRun(Base):
+    """Every validation result as it was saved, never replaced: ``ocean_validations`` keeps a
+    trial's latest, this keeps the history (earlier runs, other settings, other code)."""
+
+    __tablename__ = "ocean_validation_runs"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    study: Mapped[str] = mapped_column(String(64), index=True)
+    trial: Mapped[int] = mapped_column(Integer)
+    saved_at: Mapped[float] = mapped_column(Float)  # Unix time
+    record: Mapped[dict] = mapped_column(JSON)  # the ocean_validations row's fields, as saved
+
+
 class BotTestRecord(Base):
     """A ``tune test``: its settings as given when it was created (``tuning.study.testspec``)."""
 

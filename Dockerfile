@@ -2,10 +2,15 @@
 # (tune launch/resume) and optuna-dashboard.
 FROM python:3.11-slim
 
+# NUMBA_CPU_NAME=generic: the kernels baked below are compiled for any x86-64 CPU, not for the
+# build machine's, and Numba's cache is keyed by that name (with no CPU features), so a node of
+# another CPU model loads them instead of recompiling everything on its first game. It is set
+# for the running containers too: the key must match where the cache is read.
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     RAY_USAGE_STATS_ENABLED=0 \
-    NUMBA_CACHE_DIR=/opt/ocean-cache
+    NUMBA_CACHE_DIR=/opt/ocean-cache \
+    NUMBA_CPU_NAME=generic
 
 # An unprivileged user runs everything.
 RUN useradd --create-home --uid 1000 lab

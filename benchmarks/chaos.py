@@ -19,7 +19,12 @@ finally checks the study against what every kill left behind:
 
 The long form is a command (the test suite runs a short form of the same code):
 
-    python -m benchmarks.chaos --driver-kills 10 --worker-kills 3 [--storage URL] [--json]
+    python -m benchmarks.chaos --driver-kills 10 --worker-kills 3 [--sampler spsa|tpe|cmaes|random]
+                               [--storage URL] [--json]
+
+With ``--sampler spsa`` (or tpe, cmaes) the drill proves that exact recovery holds for a sampler
+that learns from earlier trials: the killed study proposes and stores exactly what the
+undisturbed one does (``tuning.driver.asking``).
 
 Without ``--ray-address`` each driver starts its own local Ray, as ``tune resume`` does; the
 processes a killed driver leaves behind (Ray's agents) stay alive while the next driver runs
@@ -56,11 +61,25 @@ TRAIN = "train"
 
 # --- the study ----------------------------------------------------------------------------------
 
+SAMPLERS = ("random", "spsa", "tpe", "cmaes")
+STARTUP_TRIALS = 2  # TPE's and CMA-ES's random start in a drill: the model proposes from trial 2 on
+
+
 def chaos_study_toml(name: str, *, n_trials: int = 6, pairs: int = 120, batch_pairs: int = 30,
-                     panel: Iterable[str] = DEFAULT_PANEL, seed: int = 7, trials_in_flight: int = 2) -> str:
-    """A study file for drills: random sampler (trial N's parameters depend only on the seed and
-    N, so a disturbed run must equal an undisturbed one) and no pruning (the games needed are
-    exactly trials x panel x 2 x pairs)."""
+                     panel: Iterable[str] = DEFAULT_PANEL, seed: int = 7, trials_in_flight: int | None = None,
+                     sampler: str = "random") -> str:
+    """A study file for drills, without pruning (the games needed are exactly trials x panel x 2
+    x pairs). With the random sampler trial N's parameters depend only on the seed and N, so a
+    disturbed run must equal an undisturbed one with any number of trials in flight (2 by
+    default). SPSA, TPE and CMA-ES (``STARTUP_TRIALS`` random trials first) propose from the
+    trials finished when a trial is created; with one trial in flight (their default here) that
+    is the trials before it, killed or not, so the disturbed run must equal the undisturbed one
+    too."""
+    if sampler not in SAMPLERS:
+        raise ValueError(f"sampler {sampler!r}: use one of {', '.join(SAMPLERS)}")
+    if trials_in_flight is None:
+        trials_in_flight = 2 if sampler == "random" else 1
+    startup = f"\n        startup_trials = {STARTUP_TRIALS}" if sampler in ("tpe", "cmaes") else ""
     opponents = ", ".join(json.dumps(p) for p in panel)
     return textwrap.dedent(f"""\
         name = "{name}"
@@ -71,8 +90,8 @@ def chaos_study_toml(name: str, *, n_trials: int = 6, pairs: int = 120, batch_pa
         batch_pairs = {batch_pairs}
 
         [sampler]
-        kind = "random"
-        seed = {seed}
+        kind = "{sampler}"
+        seed = {seed}{startup}
 
         [search]
         silence_cost = {{}}
@@ -710,6 +729,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--pairs", type=int, default=240, help="maps per opponent (2 games each)")
     p.add_argument("--batch-pairs", type=int, default=40, help="maps per Ray task")
     p.add_argument("--panel", default=",".join(DEFAULT_PANEL), help="opponents, comma-separated")
+    p.add_argument("--sampler", choices=SAMPLERS, default="random",
+                   help="the study's sampler (default random; spsa, tpe and cmaes run one trial in flight)")
     p.add_argument("--storage", help="database URL (default: a SQLite file in the work directory); "
                                      "the drill creates studies chaos and chaos-ref there")
     p.add_argument("--ray-address", help="join this Ray cluster (default: each driver starts its own)")
@@ -730,7 +751,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("chaos", "chaos-ref"):
         if study_state(url, name) != "absent":
             p.error(f"study {name!r} already exists in that storage; use a fresh one")
-    study = dict(n_trials=a.trials, pairs=a.pairs, batch_pairs=a.batch_pairs, panel=panel)
+    study = dict(n_trials=a.trials, pairs=a.pairs, batch_pairs=a.batch_pairs, panel=panel, sampler=a.sampler)
     reference = None
     if not a.no_reference:
         log("undisturbed reference run ...")

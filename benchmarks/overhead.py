@@ -17,6 +17,7 @@ wall time (waiting on pipes and the scheduler), each per game, one game at a tim
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import resource
@@ -137,11 +138,38 @@ def program_costs(bot, opponent, pairs: int, time_control=None, starts: int = 20
     }
 
 
+@contextlib.contextmanager
+def throwaway_study(spec, url: str, *, real: bool):
+    """A study created for a measurement and closed after it; in a ``real`` database (the
+    user's ``--storage``) its rows are deleted afterwards whatever happened, a failure or a
+    Ctrl-C included: a benchmark leaves nothing behind."""
+    from tuning.storage.handle import create_study
+
+    handle = create_study(spec, url)
+    try:
+        yield handle
+    finally:
+        try:
+            if real:
+                handle.games.delete_study_rows()
+                optuna.delete_study(study_name=spec.name, storage=handle.storage.optuna)
+        finally:
+            handle.close()
+
+
+def storage_figures(per_trial: list[float], storage_seconds: float, wall_seconds: float) -> dict:
+    """The storage figures from the trials' database seconds; None where no trial stored any
+    (a run stopped before its first trial was told)."""
+    mean = round(statistics.mean(per_trial), 4) if per_trial else None
+    return {"storage_seconds_per_trial": mean, "storage_games_per_trial": 2 * 50 * 2,
+            "storage_seconds_per_game": None if mean is None else round(mean / 200, 6),
+            "storage_share_of_wall": round(storage_seconds / wall_seconds, 4) if wall_seconds > 0 else None}
+
+
 def _storage_per_trial(storage: str | None, trials: int, opponent: str, log) -> dict:
     from tuning.driver.cluster import connect
     from tuning.driver.runner import StudyRunner
     from tuning.storage.database import mask
-    from tuning.storage.handle import create_study
     from tuning.study.spec import parse_spec
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -153,21 +181,15 @@ def _storage_per_trial(storage: str | None, trials: int, opponent: str, log) -> 
                            "batch_pairs": 10, "pruning": {"enabled": False},
                            "validation": {"seeds": {"start": 1, "count": 10}, "games": 20}}, source="bench")
         connect(None)
-        handle = create_study(spec, url)
         try:
-            report = StudyRunner(handle).run()
-            per_trial = [t.user_attrs["storage_seconds"] for t in handle.trials() if "storage_seconds" in t.user_attrs]
-            if storage:  # leave nothing behind in a real database
-                handle.games.delete_study_rows()
-                optuna.delete_study(study_name=name, storage=handle.storage.optuna)
+            with throwaway_study(spec, url, real=storage is not None) as handle:
+                report = StudyRunner(handle).run()
+                per_trial = [t.user_attrs["storage_seconds"] for t in handle.trials()
+                             if "storage_seconds" in t.user_attrs]
         finally:
-            handle.close()
             ray.shutdown()
     log(f"storage: {trials} trials of {2 * 50 * 2} games on {mask(url)}")
-    return {"storage_seconds_per_trial": round(statistics.mean(per_trial), 4),
-            "storage_games_per_trial": 2 * 50 * 2,
-            "storage_seconds_per_game": round(statistics.mean(per_trial) / 200, 6),
-            "storage_share_of_wall": round(report.storage_seconds / report.wall_seconds, 4)}
+    return storage_figures(per_trial, report.storage_seconds, report.wall_seconds)
 
 
 def run_bench(*, pairs: int, batch_pairs: int, opponent: str, trials: int, storage: str | None,

@@ -246,7 +246,11 @@ def warm_up(log: Callable[[str], None] = lambda line: None, *, processes: int = 
     compiles the rest (first entry of the result: ``parallel compile``). ``all_bots``: the
     policies compiled on first use too (``FIRST_USE_POLICIES``), which otherwise compile when
     a game first names them."""
+    from ocean._cache import STALE_DAYS, remove_stale
+
     spent = {}
+    for name in remove_stale():
+        log(f"removed the kernel cache of another version, unused for {STALE_DAYS:.0f} days: {name}")
     if processes > 1 and not _cached(_every_family(all_bots)):
         start = time.perf_counter()
         side = _start_side(all_bots)

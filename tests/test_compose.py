@@ -77,6 +77,9 @@ def test_one_image_built_from_the_dockerfile_installs_the_package(compose):
     assert "COPY tuning" in dockerfile and "COPY .ci/constraints.txt" in dockerfile  # the tested versions
     assert "COPY benchmarks" in dockerfile  # tune bench and ocean bench run from the image too
     assert "RUN ocean warmup" in dockerfile  # compiled into the image, no worker pays the cold compile
+    # ... for any CPU model: Numba keys its cache by the CPU name, "generic" on every node
+    env = dockerfile[dockerfile.index("ENV "):dockerfile.index("RUN ocean warmup")]
+    assert "NUMBA_CPU_NAME=generic" in env and "NUMBA_CPU_FEATURES" not in dockerfile
     assert "USER lab" in dockerfile  # not root
     ignored = (ROOT / ".dockerignore").read_text().split()
     assert ".venv" in ignored and ".git" in ignored

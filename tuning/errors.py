@@ -6,7 +6,7 @@ escaping is a bug and keeps its traceback.
 """
 from __future__ import annotations
 
-__all__ = ["TuningError", "SpecError", "StorageError", "StudyNotFound", "StudyExists"]
+__all__ = ["TuningError", "SpecError", "StorageError", "StudyNotFound", "StudyExists", "FrozenBotChanged"]
 
 
 class TuningError(Exception):
@@ -27,3 +27,8 @@ class StudyNotFound(TuningError):
 
 class StudyExists(TuningError):
     """``launch`` of a study name the storage already holds."""
+
+
+class FrozenBotChanged(TuningError):
+    """A frozen bot (panel bot or program) that is not the bot it was frozen as, found where it
+    was about to play (a Ray node's first game with it)."""

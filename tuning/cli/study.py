@@ -14,6 +14,9 @@ import typer
 from tuning.cli.common import RAY_HELP, STORAGE_HELP, elo_text, fail, fmt, interval, json_text, user_errors
 from tuning.results.verdict import verdict_line
 
+CODE_CHANGE_HELP = ("Go on although the code (ocean/ and tuning/) differs from the one the study's games were "
+                    "played under; status and report then show the study spans two versions.")
+
 __all__ = ["launch", "resume", "status", "validate", "export", "report", "dashboard", "launch_study", "resume_study",
            "COMMANDS"]
 
@@ -55,7 +58,7 @@ def _run_study(handle, ray_address: Optional[str], programs_checked: bool = Fals
 
     workers = connect(ray_address)
     if not programs_checked:  # on every node: programs start, frozen ones still play as frozen
-        check_programs(handle.programs, handle.spec.time_control)
+        check_programs(handle.checked_bots, handle.spec.time_control)
     typer.echo(f"study {handle.name}: {handle.storage.masked}, {workers} Ray CPUs, "
                f"target {handle.target_trials} trials", err=True)
     with _RunBars(handle.name) as bars:
@@ -115,10 +118,10 @@ def launch_study(spec_file: Path, *, trials: Optional[int] = None, games: Option
     held_out = None if spec.validation.panel is None else resolve_panel(spec.validation.panel)
     from tuning.driver.cluster import connect
     from tuning.driver.programs import check_programs
-    from tuning.study.opponents import study_programs
+    from tuning.study.opponents import checked_bots
 
     connect(ray_address or spec.ray_address)
-    check_programs(study_programs(spec, panel, held_out), spec.time_control)  # before the study exists
+    check_programs(checked_bots(spec, panel, held_out), spec.time_control)  # before the study exists
     created = True
     try:
         handle = create_study(spec, url)
@@ -128,6 +131,8 @@ def launch_study(spec_file: Path, *, trials: Optional[int] = None, games: Option
         handle = open_study(spec.name, url)
         created = False
     try:
+        if not created:
+            handle.check_code(allow_change=False, command="tune launch --or-resume")
         _run_study(handle, ray_address or spec.ray_address, programs_checked=created, pool=pool)
     finally:
         handle.close()
@@ -139,13 +144,15 @@ def resume(
     trials: Optional[int] = typer.Option(None, "--trials", help="Change the study's total number of trials."),
     storage: Optional[str] = typer.Option(None, "--storage", help=STORAGE_HELP),
     ray_address: Optional[str] = typer.Option(None, "--ray-address", help=RAY_HELP),
+    allow_code_change: bool = typer.Option(False, "--allow-code-change", help=CODE_CHANGE_HELP),
 ) -> None:
     """Carry on a study: finish trials left running, then run the remaining ones."""
-    resume_study(name, trials=trials, storage=storage, ray_address=ray_address)
+    resume_study(name, trials=trials, storage=storage, ray_address=ray_address, allow_code_change=allow_code_change)
 
 
 def resume_study(name: str, *, trials: Optional[int] = None, storage: Optional[str] = None,
-                 ray_address: Optional[str] = None, pool: Optional[Callable] = None) -> None:
+                 ray_address: Optional[str] = None, pool: Optional[Callable] = None,
+                 allow_code_change: bool = False) -> None:
     """``tune resume``; ``pool`` as for ``launch_study``."""
     from tuning.storage.database import resolve_url
     from tuning.storage.handle import open_study
@@ -154,6 +161,7 @@ def resume_study(name: str, *, trials: Optional[int] = None, storage: Optional[s
         fail(f"--trials must be at least 1, got {trials}")
     handle = open_study(name, resolve_url(name, option=storage))
     try:
+        handle.check_code(allow_change=allow_code_change, command="tune resume")
         if trials is not None:
             handle.set_target(trials)
         _run_study(handle, ray_address, pool=pool)
@@ -236,6 +244,8 @@ def _print_status(s: dict) -> None:
     if s.get("program"):
         typer.echo(f"  tunes the program: {s['program']}")
     typer.echo(f"  tuned at: {_time_text(s['time_control'])}")
+    if s.get("code"):
+        typer.echo(f"  code: {s['code']}")
     b = s["best"]
     if b is not None:
         label = f"validated at {_time_text(b['time_control'])}" if b["validated"] else "training, not validated"
@@ -272,6 +282,7 @@ def validate(
                                                                              "turn, ms (default: the study's)."),
     time_scale: Optional[float] = typer.Option(None, "--time-scale", help="Limits enforced = times x this "
                                                                          "(default: the study's timeout_scale)."),
+    allow_code_change: bool = typer.Option(False, "--allow-code-change", help=CODE_CHANGE_HELP),
 ) -> None:
     """Re-play the top trials and the defaults on held-out seeds (at the study's time control, or
     the one given: results at each are kept); the best validated is 'best', with its verdict."""
@@ -289,9 +300,10 @@ def validate(
 
     handle = open_study(name, resolve_url(name, option=storage))
     try:
+        handle.check_code(allow_change=allow_code_change, command="tune validate")
         time = _time_control(handle.spec.time_control, turn_ms, first_turn_ms, time_scale)
         connect(ray_address)
-        check_programs(handle.programs, time)
+        check_programs(handle.checked_bots, time)
         bars = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                         console=Console(stderr=True))
         task = bars.add_task(f"{name} validation games", total=None)

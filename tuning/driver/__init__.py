@@ -1,9 +1,11 @@
 """The run: ``runner`` (the ask/tell loop: scheduling, the pruning and failure policy), ``leases``
-(which driver runs which trial; adopting the trials of drivers that are gone), ``pool`` (batches
+(which driver runs which trial; adopting the trials of drivers that are gone), ``asking``
+(creating a trial with a record of the study as it stood, so its parameters can be drawn again
+exactly), ``spsapairs`` (SPSA's pairs compared on common maps), ``pool`` (batches
 in flight on Ray), ``worker`` (what a Ray task plays), ``evaluation`` (a trial's batches and how
 its games become a score), ``bottest`` (the driver and verdict of a sequential test, ``tune test``), ``cluster``
 (joining Ray) and ``programs`` (checking external
-programs on every node before a study plays them). May import: ``tuning.study``,
+programs and frozen bots on every node before a study plays them). May import: ``tuning.study``,
 ``tuning.stats``, ``tuning.storage``, ``tuning.errors`` and ``ocean``; never results or the
 command line. The names below load on first use (Ray is slow to import).
 """

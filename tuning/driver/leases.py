@@ -6,8 +6,8 @@ heartbeat renews. A RUNNING trial whose lease expired, whose driver on this host
 that has no lease at all (its driver died between creating and claiming it; checked under the
 ask lock, which a driver holds from creating a trial until it has claimed it) is an orphan:
 another driver claims it and runs it on from what is stored: its games are kept, only the
-missing ones are played, with its stored parameters (completed, as its creator would have drawn
-them, if the driver died half-way through storing them). A driver whose own lease ran out (a
+missing ones are played, with its stored parameters (drawn again exactly as its creator drew
+them if it died before storing them: ``tuning.driver.asking``). A driver whose own lease ran out (a
 long database outage) finds the trial taken and leaves it to the driver that took it.
 """
 from __future__ import annotations
@@ -31,22 +31,6 @@ HEARTBEAT = 10.0  # seconds between lease renewals (and the driver loop's longes
 
 def _direct(fn: Callable[[], T]) -> T:
     return fn()
-
-
-class _Replay(optuna.samplers.BaseSampler):
-    """Proposes values drawn beforehand (an adopted trial's missing parameters)."""
-
-    def __init__(self, values: dict) -> None:
-        self.values = values
-
-    def infer_relative_search_space(self, study, trial) -> dict:
-        return {}
-
-    def sample_relative(self, study, trial, search_space) -> dict:
-        return {}
-
-    def sample_independent(self, study, trial, param_name, param_distribution):
-        return self.values[param_name]
 
 
 class Leases:
@@ -120,28 +104,15 @@ class Leases:
                 return False
             return self.claim(number)
 
-    def reopen(self, frozen: FrozenTrial, sampler_for: Callable[[int], optuna.samplers.BaseSampler],
-               draw: Callable[[optuna.Trial, list[str]], None]) -> optuna.Trial | None:
+    def reopen(self, frozen: FrozenTrial, draw: Callable[[int, int], optuna.Trial]) -> optuna.Trial | None:
         """The orphan ``frozen`` (claimed by ``orphans``) as a trial to run on, or None (its
         lease let go) if its driver told it between our listing and our claim.
-        ``sampler_for(number)``: trial N's own sampler; ``draw(trial, names)`` draws the named
-        parameters from the study's sampler and stores them. Parameters its driver died before
-        storing are drawn in order from trial N's sampler, as its creator did, and only the
-        missing ones kept: the values an undisturbed run stores (a fresh sampler asked for the
-        missing ones only would give the second parameter the first one's draw)."""
+        ``draw(trial_id, number)`` draws and stores the parameters the trial lacks, as its
+        creator did (``tuning.driver.asking``: its own sampler, reading the study as it stood
+        when the trial was created), and returns the trial; one whose parameters are all stored
+        keeps them."""
         still = {t.number for t in self._call(lambda: self.h.trials(TrialState.RUNNING))}
         if frozen.number not in still:
             self.release(frozen.number)
             return None
-        study = self.h.study
-        sampler = sampler_for(frozen.number)
-        study.sampler = sampler
-        trial = self._call(lambda: optuna.Trial(study, frozen._trial_id))
-        missing = [name for name in self.h.space.distributions if name not in trial.params]
-        if missing:
-            drawn = {name: sampler.sample_independent(study, frozen, name, dist)
-                     for name, dist in self.h.space.distributions.items()}
-            study.sampler = _Replay(drawn)
-            draw(trial, missing)
-            study.sampler = sampler
-        return trial
+        return draw(frozen._trial_id, frozen.number)

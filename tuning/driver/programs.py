@@ -1,8 +1,10 @@
 """Before a study plays external programs: check them on every node that will run games.
 
-A node checks each program the study plays: a frozen panel program must still play the lines
-it was frozen with (its fingerprint), and the tuned program must start and answer its first
-line with its reference parameters. A missing binary, a missing interpreter or library, or a
+A node checks each program the study plays and each frozen bot: a frozen panel program or
+in-process bot must still play the lines it was frozen with (its fingerprint; an in-process
+bot's coefficients also by their digest), and the tuned program must start and answer its first
+line with its reference parameters. Nodes that join later are covered by the worker, which
+checks each frozen bot before its process's first game with it (``tuning.driver.worker``). A missing binary, a missing interpreter or library, or a
 changed opponent is one line naming the node and the command, before any game is scored.
 """
 from __future__ import annotations
@@ -19,7 +21,7 @@ _CHECK_SEED = 1  # the map the start check shows a program
 
 
 def check_on_this_node(programs: Sequence, time_control=None) -> list[str]:
-    """Problems with ``programs`` (``BotSpec``s) on this machine, one line each (empty: all good);
+    """Problems with ``programs`` (``BotSpec``s: programs and frozen in-process bots) on this machine, one line each (empty: all good);
     ``time_control``: the study's (an ``ocean.timecontrol.TimeControl``; None: CodinGame's)."""
     import socket
 
@@ -34,7 +36,7 @@ def check_on_this_node(programs: Sequence, time_control=None) -> list[str]:
         host = f"{host} (Ray node {context.get_node_id()[:8]})"
     problems = []
     for spec in programs:
-        if spec.program.fingerprint is not None:
+        if not spec.is_program or spec.program.fingerprint is not None:  # a frozen bot
             try:
                 check_frozen(spec, fresh=True)  # Ray workers live on: never a cached answer here
             except FingerprintError as exc:

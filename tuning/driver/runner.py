@@ -3,7 +3,8 @@
 One loop owns everything: it asks Optuna for trials (up to ``trials_in_flight`` open), keeps
 the Ray pool full with their batches (oldest trial first, so trials finish early and the
 incumbent appears soon), stores each finished batch at once, reports the running score, prunes
-trials clearly worse than the incumbent and tells Optuna when a trial is done.
+trials clearly worse than the incumbent (the study's, as stored: every driver's complete trials,
+re-read at most once a second) and tells Optuna when a trial is done.
 
 Crash safety (exercised by ``benchmarks.chaos`` and tests/tuning/driver/test_resilience.py):
 
@@ -16,10 +17,14 @@ Crash safety (exercised by ``benchmarks.chaos`` and tests/tuning/driver/test_res
   is gone is adopted by another: its stored games are kept, only the missing ones are played,
   with its stored parameters (``tuning.driver.leases``);
 - trials are created under a study lock that counts them first, so any number of drivers
-  create exactly the target; trial N's random draws are seeded by (sampler seed, N), so with
-  the random sampler (and in TPE/CMA-ES's startup trials) a study killed and resumed any
-  number of times proposes what an undisturbed one would; after the startup trials a model
-  proposes from the trials finished when it asks, which timing decides, killed or not;
+  create exactly the target; trial N's random draws are seeded by (sampler seed, N) (an
+  unseeded study stores the seed it drew) and it is created with a record of the trials then
+  running (``tuning.driver.asking``); its parameters, drawn outside the lock, are drawn from
+  the study as it stood at its creation. So a trial whose driver died before storing them is
+  given by its adopter exactly what its creator would have stored, with every sampler (SPSA
+  keeps its theta, perturbation and partner). Which trials have finished when a trial is
+  created is timing, killed or not: with one driver and one trial in flight a killed and
+  resumed study proposes what an undisturbed one does (``benchmarks.chaos --sampler``);
 - every database call goes through ``tuning.storage.retry``: an outage is ridden out with
   backoff, or ends the run with one line after ``$OCEAN_DB_PATIENCE`` seconds; a trial is told
   only after all its games are stored, so its value always matches its stored games.
@@ -38,10 +43,13 @@ from optuna.distributions import BaseDistribution, FloatDistribution, IntDistrib
 from optuna.exceptions import UpdateFinishedTrialError
 from optuna.trial import TrialState
 
+from tuning.driver.asking import as_asked, ask, keep_stored
 from tuning.driver.cluster import cluster_cpus
 from tuning.driver.evaluation import Batch, plan_batches, summarize
 from tuning.driver.leases import HEARTBEAT, LEASE_TTL, Leases
 from tuning.driver.pool import BatchPool
+from tuning.driver.spsapairs import common_scores
+from tuning.driver.worker import frozen_bot_problem
 from tuning.errors import StorageError, TuningError
 from tuning.stats.pruning import incumbent_bias, interval_variance, should_prune
 from tuning.storage.handle import StudyHandle
@@ -58,6 +66,9 @@ __all__ = ["StudyRunner", "RunProgress", "RunReport"]
 T = TypeVar("T")
 # A trial's running score goes to Optuna (an intermediate value, one write) at most this often.
 REPORT_EVERY = 1.0  # seconds
+# The incumbent is re-read from the study (every driver's complete trials) at most this often:
+# a count in SQL, and the trials only when another driver completed one.
+INCUMBENT_EVERY = 1.0  # seconds
 MAX_FAILS_IN_A_ROW = 3  # trials failing back to back mean a broken setup, not bad coefficients
 TRAIN = "train"
 # A program disqualified in more than half of a trial's games (after at least this many) fails the
@@ -170,6 +181,7 @@ class StudyRunner:
         self.open: dict[int, _OpenTrial] = {}
         self.report = RunReport()
         self.incumbent: _Incumbent | None = None
+        self._incumbent_read = -math.inf  # time.monotonic() of the last look at the stored incumbent
         self._scored: list[tuple[float, float]] = []  # complete trials' (score, variance of the score)
         self._fails_in_a_row = 0
         self._finished = 0  # trials of the study told (complete, pruned or failed), all drivers
@@ -274,8 +286,10 @@ class StudyRunner:
                 if existing >= self.h.target_trials:
                     return None
                 # ``existing`` is the number the new trial gets (or the waiting reference, trial 0).
-                self.h.study.sampler = self._sampler_for(existing)
-                trial = self.h.study.ask()  # the parameters are drawn below, outside the lock
+                # The trials running now are recorded with it (``tuning.driver.asking``): every
+                # draw of its parameters reads the study as it stands here.
+                running = self.h.trials(TrialState.RUNNING)
+                trial = ask(self.h.study, running)  # the parameters are drawn below, outside the lock
                 return trial, self.leases.claim(trial.number)
 
         # A repeated attempt (the connection dropped after Optuna committed the trial) counts
@@ -287,23 +301,29 @@ class StudyRunner:
         if claimed:  # else our lock expired mid-way and another driver adopted it: theirs now
             # The sampler's work (TPE reads every finished trial) is done holding only the trial's
             # lease, so other drivers never wait for it; a driver that dies here leaves a trial
-            # without parameters, which adoption completes (``Leases.reopen``). Same draws as
-            # ``study.ask(distributions)``: trial N's own sampler, the parameters in the same order,
-            # stored together in one transaction.
-            self._draw_and_store(trial, list(self.h.space.distributions))
-            self._open(trial, scores={})
+            # without parameters, which adoption draws again the same way (``Leases.reopen``):
+            # trial N's own sampler, reading the study as it stood at the ask, the parameters in
+            # the space's order, stored together in one transaction.
+            self._open(self._draw_and_store(trial._trial_id, trial.number), scores={})
         return True
 
-    def _draw_and_store(self, trial: optuna.Trial, names: list[str]) -> None:
-        """Draw ``names`` (in the space's order) for ``trial`` from the study's sampler, then
-        store them in one transaction."""
+    def _draw_and_store(self, trial_id: int, number: int) -> optuna.Trial:
+        """Draw the parameters trial ``number`` (id ``trial_id``) lacks from its own sampler, reading the study
+        as it stood when the trial was created, and store them in one transaction; the trial
+        (every parameter in ``trial.params``)."""
 
-        def suggest(t: optuna.Trial) -> None:
-            for name in names:
-                _suggest(t, name, self.h.space.distributions[name])
+        def draw() -> optuna.Trial:
+            trial = as_asked(self.h.study, trial_id, self._sampler_for(number))
 
-        self._db(lambda: draw_params(trial, suggest))
-        self._db(lambda: store_params(trial))
+            def suggest(t: optuna.Trial) -> None:
+                for name, dist in self.h.space.distributions.items():
+                    _suggest(t, name, dist)
+
+            draw_params(trial, suggest)
+            store_params(trial)
+            return keep_stored(trial)
+
+        return self._db(draw)
 
     def _lock_waited(self, seconds: float) -> None:
         self.report.ask_lock_waits += 1
@@ -330,7 +350,7 @@ class StudyRunner:
         """Open the RUNNING trials whose driver is gone (``tuning.driver.leases``), while there is
         room for them, from their stored parameters and games."""
         for frozen in self.leases.orphans(self.open, room=lambda: len(self.open) < self.spec.trials_in_flight):
-            trial = self.leases.reopen(frozen, self._sampler_for, self._draw_and_store)
+            trial = self.leases.reopen(frozen, self._draw_and_store)
             if trial is None:  # told by its driver between our listing and our claim
                 continue
             self.report.adopted += 1
@@ -366,6 +386,9 @@ class StudyRunner:
         """Count a finished (and stored) batch into its trial; the trial if it is still open."""
         op = self.open.get(batch.trial)
         if isinstance(result, Exception):
+            problem = frozen_bot_problem(result)
+            if problem is not None:  # an opponent, not the trial's coefficients: stop the study
+                raise TuningError(problem)
             if op is not None:
                 self._fail(pool, op, result)
             return None
@@ -406,6 +429,8 @@ class StudyRunner:
                 self._drop_finished(pool, op)
                 return
             op.reported_at, op.reported_step = now, 2 * estimate.n
+        if self.spec.pruning.enabled:
+            self._refresh_incumbent()
         if self._should_prune(op):
             pool.cancel_trial(op.number)
             self._prune(op)
@@ -462,7 +487,8 @@ class StudyRunner:
 
     def _complete(self, op: _OpenTrial) -> None:
         estimate, per = summarize(op.scores, self.opponents)
-        if not self._write(op, {"score_low": estimate.low, "score_high": estimate.high, "pairs": estimate.n,
+        if not self._write(op, {**self._spsa_common(op, pruned=False),
+                                "score_low": estimate.low, "score_high": estimate.high, "pairs": estimate.n,
                                 "games": estimate.games,
                                 "per_opponent": {name: e.as_dict() for name, e in per.items()}},
                            values=estimate.mean):
@@ -472,6 +498,11 @@ class StudyRunner:
         self._scored.append((estimate.mean, interval_variance(estimate.low, estimate.high)))
         if self.incumbent is None or estimate.mean > self.incumbent.value:
             self.incumbent = _Incumbent(op.number, estimate.mean, estimate.low, estimate.high, dict(op.scores))
+
+    def _spsa_common(self, op: _OpenTrial, *, pruned: bool) -> dict:
+        if self.spec.sampler.kind != "spsa":
+            return {}
+        return self._db(lambda: common_scores(self.h, op.number, op.scores, self.opponents, pruned=pruned))
 
     def _prune(self, op: _OpenTrial) -> None:
         played = 2 * len(op.scores)
@@ -487,7 +518,8 @@ class StudyRunner:
                 self.open.pop(op.number, None)
                 self.report.lost += 1
                 return
-        if not self._write(op, {"score_low": estimate.low, "score_high": estimate.high, "pairs": estimate.n,
+        if not self._write(op, {**self._spsa_common(op, pruned=True),
+                                "score_low": estimate.low, "score_high": estimate.high, "pairs": estimate.n,
                                 "games": played, "games_saved": saved,
                                 "per_opponent": {name: e.as_dict() for name, e in per.items()}},
                            state=TrialState.PRUNED):
@@ -522,12 +554,27 @@ class StudyRunner:
         if op.number == REFERENCE_TRIAL:
             raise TuningError(f"the program fails with its reference parameters (trial 0): {message}")
 
+    def _refresh_incumbent(self) -> None:
+        """Prune against the study's incumbent as stored (every driver's complete trials), read
+        again at most every ``INCUMBENT_EVERY`` seconds, and in full only when the study has
+        complete trials this driver has not counted."""
+        now = time.monotonic()
+        if now - self._incumbent_read < INCUMBENT_EVERY:
+            return
+        self._incumbent_read = now
+        complete = self._db(lambda: trial_counts(self.h.storage.engine, self.h.name))[TrialState.COMPLETE]
+        if complete != len(self._scored):
+            self._load_incumbent()
+
     def _load_incumbent(self) -> None:
+        self._incumbent_read = time.monotonic()
         complete = [t for t in self._db(lambda: self.h.trials(TrialState.COMPLETE)) if t.value is not None]
         self._scored = [(t.value, interval_variance(t.user_attrs.get("score_low", math.nan),
                                                     t.user_attrs.get("score_high", math.nan))) for t in complete]
         if complete:
             best = max(complete, key=lambda t: (t.value, -t.number))
+            if self.incumbent is not None and self.incumbent.number == best.number:
+                return  # its pair scores are already here
             self.incumbent = _Incumbent(best.number, best.value, best.user_attrs.get("score_low", math.nan),
                                         best.user_attrs.get("score_high", math.nan),
                                         self._db(lambda: self.h.games.pair_scores(best.number, TRAIN)))

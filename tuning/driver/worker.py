@@ -18,10 +18,11 @@ from typing import Mapping, Sequence
 import ray
 
 from tuning.driver.evaluation import pair_scores_of_rows
+from tuning.errors import FrozenBotChanged
 from tuning.storage.batchstore import store_batch
 
 __all__ = ["BatchResult", "BatchSummary", "summarize_batch", "play_batch", "play_batch_on_worker",
-           "play_batch_task", "TASK_OPTIONS", "STUDY_BOT"]
+           "play_batch_task", "TASK_OPTIONS", "STUDY_BOT", "frozen_bot_problem"]
 
 STUDY_BOT = "tunable"  # the policy a study tunes
 _BOARD_CACHE_SEEDS = 50_000  # maps kept per worker (~16 KB each): a whole seed bank fits
@@ -105,6 +106,7 @@ def play_batch(params: Mapping[str, float], opponent, seeds: Sequence[int], tria
         bot = BotSpec(f"trial-{trial}", STUDY_BOT, dict(params))
     else:
         bot = bot.with_params(dict(params), name=f"trial-{trial}")
+    _check_frozen(bot, opponent)
     programs = bot.is_program or opponent.is_program
     boards = None if programs else _boards_for(seeds)
     if not _warm and not programs:  # compile outside the timed part: ``seconds`` is game time only
@@ -123,6 +125,26 @@ def play_batch(params: Mapping[str, float], opponent, seeds: Sequence[int], tria
             return BatchResult([], seconds, result.player_turns, worker, summary, stored=True,
                                store_seconds=time.perf_counter() - t0)
     return BatchResult(rows, seconds, result.player_turns, worker, summary)
+
+
+def _check_frozen(*specs) -> None:
+    """Refuse to play a frozen bot that is not the bot it was frozen as: checked before this
+    process's first game with it (``ocean.fingerprint.check_frozen`` remembers it), so every node
+    checks, including one that joined after the study started."""
+    from ocean.fingerprint import FingerprintError, check_frozen
+
+    for spec in specs:
+        try:
+            check_frozen(spec)
+        except FingerprintError as exc:
+            raise FrozenBotChanged(f"node {socket.gethostname()}: {exc}") from None
+
+
+def frozen_bot_problem(error: BaseException) -> str | None:
+    """The one line of a batch that failed because a frozen bot changed (Ray wraps the
+    worker's ``FrozenBotChanged``); None for any other failure."""
+    cause = getattr(error, "cause", None) if not isinstance(error, FrozenBotChanged) else error
+    return str(cause) if isinstance(cause, FrozenBotChanged) else None
 
 
 def _interruptible() -> None:

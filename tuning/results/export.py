@@ -15,7 +15,7 @@ from ocean.bots.external import format_value, render_params_file
 from tuning.errors import TuningError
 from tuning.results.verdict import GAIN, NO_GAIN, time_from_key, verdict, verdict_line
 from tuning.storage.handle import StudyHandle
-from tuning.storage.provenance import package_version
+from tuning.storage.provenance import code_digest, package_version
 from tuning.study.space import REFERENCE_TRIAL
 
 __all__ = ["FORMATS", "choose_trial", "check_gain", "provenance", "render", "git_commit"]
@@ -62,7 +62,18 @@ def choose_trial(handle: StudyHandle, trial: int | None) -> tuple[int, dict, dic
 def _validation_dict(v) -> dict:
     return {"score": v.score, "low": v.low, "high": v.high, "games": v.games, "seeds": v.seeds,
             "heldout_score": v.heldout_score, "heldout_low": v.heldout_low, "heldout_high": v.heldout_high,
-            "diff": v.diff, "diff_low": v.diff_low, "diff_high": v.diff_high, "time_control": v.time_control}
+            "diff": v.diff, "diff_low": v.diff_low, "diff_high": v.diff_high, "time_control": v.time_control,
+            "code_digest": v.code_digest}
+
+
+def code_provenance(handle: StudyHandle, validation: dict | None) -> dict:
+    """The code behind an export: the digest(s) its training games and its validation were
+    played under, and the digest of the code exporting (scalars: digests joined by commas)."""
+    out = {"code_digest": code_digest(),
+           "games_code_digests": ",".join(r["digest"] for r in handle.code) or "not recorded"}
+    if validation is not None:
+        out["validation_code_digest"] = validation.get("code_digest") or "not recorded"
+    return out
 
 
 def check_gain(handle: StudyHandle, trial: int, validation: dict | None, *, allow_no_gain: bool,
@@ -100,6 +111,7 @@ def provenance(handle: StudyHandle, trial: int, validation: dict | None, *, allo
         "tuned_turn_ms": tuned.turn_ms, "tuned_first_turn_ms": tuned.first_turn_ms, "tuned_time_scale": tuned.scale,
         "package_version": package_version(),
         "git_commit": git_commit(),
+        **code_provenance(handle, validation),
         "exported_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
     if validation is not None:

@@ -383,6 +383,8 @@ def _page(data: ReportData, images: dict[str, str]) -> str:
             ("tuned coefficients" if not s.get("program") else "tuned parameters", ", ".join(data.tuned))]
     if s.get("program"):
         head.insert(1, ("tunes the program", s["program"]))
+    if s.get("code"):
+        head.append(("code", s["code"]))
     if s.get("held_out_panel"):
         head.insert(3, ("held-out opponents (validation only)", ", ".join(s["held_out_panel"])))
     trained = max((p for p in data.trials if p.state == "complete"), key=lambda p: (p.score, -p.number),

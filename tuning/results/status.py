@@ -8,6 +8,7 @@ from optuna.trial import FrozenTrial, TrialState
 from tuning.results.verdict import PHASE, time_from_key, validation_phase, verdict
 from tuning.stats.estimates import Estimate, elo_estimate, panel_elo
 from tuning.storage.handle import StudyHandle
+from tuning.storage.provenance import describe_code
 from tuning.storage.trialindex import best_complete_number, running_numbers, trial_counts, user_attr_sum
 from tuning.study.space import REFERENCE_TRIAL
 
@@ -123,6 +124,7 @@ def study_status(handle: StudyHandle) -> dict:
         "disqualifications": games.disqualifications(),
         "seed_bank": spec.seed_bank.describe(),
         "sampler": spec.sampler.kind,
+        "code": describe_code(handle.code),  # the code digest(s) its games were played under
     }
 
 

@@ -6,6 +6,8 @@ and any call may be repeated after a lost connection (``tuning.storage.retry``).
 """
 from __future__ import annotations
 
+import json
+import math
 import time
 from contextlib import contextmanager
 from typing import Iterable, Iterator, Sequence
@@ -16,9 +18,10 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from tuning.storage.records import (
-    STATS, SUMMED_STATS, GameRecord, GameSums, StoredRound, StudyLock, TrialLease, ValidationRecord,
+    STATS, SUMMED_STATS, GameRecord, GameSums, StoredRound, StudyLock, TrialLease, ValidationRecord, ValidationRun,
 )
 from tuning.storage.database import storage_error
+from tuning.storage.provenance import code_digest
 
 __all__ = ["GameStore"]
 
@@ -34,6 +37,21 @@ _BULK_COLUMNS = (*_GAME_KEY, "winner", "score", "a_lives", "b_lives", "turns", "
 _SUMS_KEY = ("study", "trial", "phase", "opponent")  # ocean_game_sums' primary key
 # What the insert returns of each row it really stored, for the summary tables.
 _RETURNED = ("id", "trial", "phase", "opponent", "score", "a_error", "b_error", "created_at", *SUMMED_STATS)
+
+
+def _json_ready(fields: dict) -> dict:
+    """A validation's fields as JSON keeps them (numbers, strings, dicts; NaN as None)."""
+
+    def clean(v):
+        if isinstance(v, float) and not math.isfinite(v):
+            return None
+        if isinstance(v, dict):
+            return {str(k): clean(x) for k, x in v.items()}
+        if isinstance(v, (list, tuple)):
+            return [clean(x) for x in v]
+        return v
+
+    return json.loads(json.dumps(clean(fields), default=float))
 
 
 def _clip(text: str | None) -> str | None:
@@ -373,16 +391,30 @@ class GameStore:
     def delete_study_rows(self) -> None:
         """Remove the study's games, leases and validations (Optuna's rows are Optuna's)."""
         with self._session() as session:
-            for model in (GameRecord, GameSums, StoredRound, TrialLease, StudyLock, ValidationRecord):
+            for model in (GameRecord, GameSums, StoredRound, TrialLease, StudyLock, ValidationRecord, ValidationRun):
                 session.execute(sa.delete(model).where(model.study == self.study))
 
     # --- validations ----------------------------------------------------------------------------
 
     def save_validation(self, **fields) -> None:
-        """Insert or replace a trial's validation result (at its ``time_control``; "": the study's)."""
+        """Insert or replace a trial's latest validation result at its ``time_control`` ("": the
+        study's), with the digest of the code that played it, and add it to the validation history
+        (``validation_runs``) in the same transaction: an earlier run is never lost."""
         fields.setdefault("time_control", "")
+        fields.setdefault("code_digest", code_digest())
+        now = time.time()
         with self._session() as session:
-            session.merge(ValidationRecord(study=self.study, updated_at=time.time(), **fields))
+            session.merge(ValidationRecord(study=self.study, updated_at=now, **fields))
+            session.add(ValidationRun(study=self.study, trial=fields["trial"], saved_at=now,
+                                      record=_json_ready(fields)))
+
+    def validation_runs(self, trial: int | None = None) -> list[ValidationRun]:
+        """Every validation result saved for the study (or one trial), oldest first."""
+        stmt = sa.select(ValidationRun).where(ValidationRun.study == self.study)
+        if trial is not None:
+            stmt = stmt.where(ValidationRun.trial == trial)
+        with self._session() as session:
+            return list(session.scalars(stmt.order_by(ValidationRun.id)))
 
     def validations(self, time_control: str | None = None) -> list[ValidationRecord]:
         """The validated trials of one validation's settings, best first (score, then lower

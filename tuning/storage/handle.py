@@ -11,6 +11,7 @@ the spec is stored) by ``resume``.
 """
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 
 import optuna
@@ -22,10 +23,12 @@ from tuning.storage.batchstore import worker_stores
 from tuning.storage.database import Storage, open_storage
 from tuning.storage.gamestore import GameStore
 from tuning.storage.locks import CREATE_LOCK, driver_id, hold
-from tuning.storage.provenance import package_version
+from tuning.storage.provenance import ATTR_CODE, check_code, code_record, package_version, study_code
 from tuning.storage.trialindex import trial_counts
 from tuning.study.batching import BatchSizer
-from tuning.study.opponents import panel_from_json, panel_to_json, resolve_panel, study_bot, study_programs
+from tuning.study.opponents import (
+    checked_bots, panel_from_json, panel_to_json, resolve_panel, study_bot, study_programs,
+)
 from tuning.study.samplers import make_sampler
 from tuning.study.space import SearchSpace, build_space
 from tuning.study.spec import StudySpec, parse_spec
@@ -68,6 +71,11 @@ class StudyHandle:
         """Every external program the study plays: its own bot if a program, then opponents."""
         return study_programs(self.spec, self.panel, self.held_out)
 
+    @property
+    def checked_bots(self) -> list[BotSpec]:
+        """Its programs and frozen opponents: what is checked on every node before it plays."""
+        return checked_bots(self.spec, self.panel, self.held_out)
+
     def validation_panel(self) -> list[BotSpec]:
         """Validation opponents: the training panel, then the held-out ones not in it."""
         names = {b.name for b in self.panel}
@@ -88,6 +96,17 @@ class StudyHandle:
         if sizer.auto:
             sizer.assume(self.games.recent_seconds_per_pair("train"))
         return sizer.pairs(available)
+
+    @property
+    def code(self) -> list[dict]:
+        """The code versions the study's games were played under (``tuning.storage.provenance``)."""
+        return study_code(self.study.user_attrs)
+
+    def check_code(self, *, allow_change: bool, command: str) -> list[dict]:
+        """Refuse ``command`` under other code than the study's latest, unless ``allow_change``
+        (then the running code is recorded from the study's next trial on)."""
+        since = sum(trial_counts(self.storage.engine, self.name).values())
+        return check_code(self.study, allow_change=allow_change, command=command, since=since)
 
     def set_target(self, n_trials: int) -> None:
         """Change how many trials the study runs in total (``resume --trials``)."""
@@ -133,6 +152,8 @@ def _finish_creation(study: optuna.Study, spec: StudySpec, panel: list[BotSpec] 
         study.set_user_attr(ATTR_VALIDATION_PANEL, panel_to_json(resolve_panel(spec.validation.panel)))
     if ATTR_VERSION not in attrs:
         study.set_user_attr(ATTR_VERSION, package_version())
+    if ATTR_CODE not in attrs:
+        study.set_user_attr(ATTR_CODE, [{**code_record(), "since": 0, "by": "tune launch"}])
     if not study.get_trials(deepcopy=False):
         study.enqueue_trial(build_space(spec).reference_params(), user_attrs={"reference": "defaults"})
 
@@ -140,6 +161,7 @@ def _finish_creation(study: optuna.Study, spec: StudySpec, panel: list[BotSpec] 
 def create_study(spec: StudySpec, url: str) -> StudyHandle:
     """Create the study ``spec.name`` at ``url``; a name already there is an error (resume it),
     unless its launch died half-way: then creation is finished."""
+    spec = _seeded(spec)
     panel = resolve_panel(spec.panel)
     if spec.validation.panel is not None:
         resolve_panel(spec.validation.panel)  # a wrong held-out opponent fails before anything is stored
@@ -171,6 +193,14 @@ def create_study(spec: StudySpec, url: str) -> StudyHandle:
         storage.close()
         raise
     return StudyHandle(spec, storage, study, space, panel, games, target, _held_out(study))
+
+
+def _seeded(spec: StudySpec) -> StudySpec:
+    """``spec`` with a sampler seed: an unseeded study draws one here and stores it with its
+    spec, so every trial's draws can be made again (resume, adoption) as at first."""
+    if spec.sampler.seed is not None:
+        return spec
+    return spec.model_copy(update={"sampler": spec.sampler.model_copy(update={"seed": secrets.randbits(31)})})
 
 
 def _held_out(study: optuna.Study) -> list[BotSpec] | None:

@@ -166,6 +166,21 @@ class ValidationRecord(Base):
     heldout_high: Mapped[float | None] = mapped_column(Float, nullable=True)
     params: Mapped[dict] = mapped_column(JSON)  # the full coefficient set played
     updated_at: Mapped[float] = mapped_column(Float)
+    # The code that played these games (tuning.storage.provenance.code_digest); None before it was kept.
+    code_digest: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class ValidationRun(Base):
+    """Every validation result as it was saved, never replaced: ``ocean_validations`` keeps a
+    trial's latest, this keeps the history (earlier runs, other settings, other code)."""
+
+    __tablename__ = "ocean_validation_runs"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    study: Mapped[str] = mapped_column(String(64), index=True)
+    trial: Mapped[int] = mapped_column(Integer)
+    saved_at: Mapped[float] = mapped_column(Float)  # Unix time
+    record: Mapped[dict] = mapped_column(JSON)  # the ocean_validations row's fields, as saved
 
 
 class BotTestRecord(Base):

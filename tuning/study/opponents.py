@@ -4,12 +4,12 @@ from __future__ import annotations
 from typing import Sequence
 
 import ocean.bots as bots
-from ocean.bots import PROGRAM, BotSpec, ProgramSpec
+from ocean.bots import PROGRAM, BotSpec, Frozen, ProgramSpec
 from ocean.bots.panel import panel_names
 from tuning.errors import SpecError
 from tuning.study.space import build_space
 
-__all__ = ["resolve_panel", "panel_to_json", "panel_from_json", "study_bot", "study_programs"]
+__all__ = ["resolve_panel", "panel_to_json", "panel_from_json", "study_bot", "study_programs", "checked_bots"]
 
 
 def resolve_panel(panel: str | Sequence[str]) -> list[BotSpec]:
@@ -51,6 +51,9 @@ def panel_to_json(panel: Sequence[BotSpec]) -> list[dict]:
         entry = {"name": b.name, "policy": b.policy, "params": dict(b.params)}
         if b.program is not None:
             entry["program"] = b.program.as_json()
+        if b.frozen is not None:  # checked again wherever it plays (ocean.fingerprint.check_frozen)
+            entry["frozen"] = {"fingerprint": b.frozen.fingerprint,
+                               "coefficients_digest": b.frozen.coefficients_digest, "source": b.frozen.source}
         out.append(entry)
     return out
 
@@ -58,7 +61,8 @@ def panel_to_json(panel: Sequence[BotSpec]) -> list[dict]:
 def panel_from_json(data: Sequence[dict]) -> list[BotSpec]:
     """Inverse of ``panel_to_json``."""
     return [BotSpec(d["name"], d["policy"], dict(d["params"]),
-                    ProgramSpec.from_json(d["program"]) if d.get("program") else None) for d in data]
+                    ProgramSpec.from_json(d["program"]) if d.get("program") else None,
+                    frozen=Frozen(**d["frozen"]) if d.get("frozen") else None) for d in data]
 
 
 def study_bot(spec) -> BotSpec:
@@ -78,6 +82,18 @@ def study_programs(spec, panel: Sequence, held_out: Sequence | None) -> list:
     seen = set()
     for bot in list(panel) + list(held_out or []):
         if bot.is_program and bot.name not in seen:
+            seen.add(bot.name)
+            out.append(bot)
+    return out
+
+
+def checked_bots(spec, panel: Sequence, held_out: Sequence | None) -> list:
+    """What is checked on every node before a study plays (``tuning.driver.programs``): its
+    programs (``study_programs``), then its frozen in-process opponents."""
+    out = study_programs(spec, panel, held_out)
+    seen = {b.name for b in out}
+    for bot in list(panel) + list(held_out or []):
+        if bot.frozen is not None and bot.name not in seen:
             seen.add(bot.name)
             out.append(bot)
     return out

@@ -17,8 +17,13 @@ trial stores ``theta_k`` in its system attributes, the minus trial reads it, and
 is ``theta`` of the latest earlier iteration plus the steps of every iteration whose two
 trials had finished when it was asked and that no earlier theta had taken in. With one trial
 in flight this is the published rule exactly; with more it is asynchronous SPSA (a step lands
-as soon as its pair is in). A pruned trial counts with its score when pruned (its last
-intermediate value). ``delta_k`` is drawn from (seed, k), so a resumed study draws the same.
+as soon as its pair is in). A pruned trial's score is on the maps it played before it was
+pruned, its partner's on all of them (or on others): the two are compared on the maps both
+played (``COMMON``, written by the driver when the second of the two is told: see
+``common_scores``), never a prefix against a whole (docs/benchmarks.md, "SPSA and pruned
+pairs"). An iteration without comparable scores (a failed trial, or no map in common) makes no
+step; it is taken in all the same, so no later theta waits for it. ``delta_k`` is drawn from (seed, k), so
+a resumed study draws the same.
 """
 from __future__ import annotations
 
@@ -33,12 +38,22 @@ from optuna.samplers import BaseSampler, RandomSampler
 from optuna.study import StudyDirection
 from optuna.trial import FrozenTrial, TrialState
 
-__all__ = ["SPSASampler", "gains"]
+__all__ = ["SPSASampler", "gains", "partner", "COMMON"]
 
 _ALPHA = 0.602  # Spall's recommended decay exponents
 _GAMMA = 0.101
 _THETA = "spsa:theta"
 _TAKEN = "spsa:taken"  # iterations whose step is already inside theta
+# User attribute of the later-told trial of a pair with a pruned trial: both trials' scores on the
+# maps both played, {"pairs": n, "scores": {"<number>": score, "<partner>": score}}.
+COMMON = "spsa_common"
+
+
+def partner(number: int, first: int) -> int | None:
+    """The other trial of trial ``number``'s iteration (None before ``first``, the first SPSA trial)."""
+    if number < first:
+        return None
+    return number + 1 if (number - first) % 2 == 0 else number - 1
 
 
 def gains(k: int, *, a: float, c: float, stability: float) -> tuple[float, float]:
@@ -136,20 +151,29 @@ class SPSASampler(BaseSampler):
         for j in range(k):
             if j in done:
                 continue
-            ys = [_score(trials.get(self._first + 2 * j + side)) for side in (0, 1)]
-            if None in ys:
+            pair = [trials.get(self._first + 2 * j + side) for side in (0, 1)]
+            if any(t is None or not t.state.is_finished() for t in pair):
                 continue
-            theta = np.clip(theta + self.step(j, ys[0], ys[1], maximize), 0.0, 1.0)
+            ys = _comparable(pair)
+            if ys is not None:
+                theta = np.clip(theta + self.step(j, ys[0], ys[1], maximize), 0.0, 1.0)
             taken.append(j)
         return theta, sorted(taken)
 
 
-def _score(t: FrozenTrial | None) -> float | None:
-    """A finished trial's score: its value, or for a pruned trial its last intermediate value."""
-    if t is None:
+def _comparable(pair: list[FrozenTrial]) -> tuple[float, float] | None:
+    """(y_plus, y_minus) on the same maps: both complete, their values; a pruned one, both on the
+    maps both played (``COMMON``); None otherwise (a failed trial, or no maps in common)."""
+    states = {t.state for t in pair}
+    if states == {TrialState.COMPLETE} and all(t.value is not None for t in pair):
+        return float(pair[0].value), float(pair[1].value)
+    if TrialState.FAIL in states:
         return None
-    if t.state == TrialState.COMPLETE and t.value is not None:
-        return float(t.value)
-    if t.state == TrialState.PRUNED and t.intermediate_values:
-        return float(t.intermediate_values[max(t.intermediate_values)])
+    for t in pair:
+        common = t.user_attrs.get(COMMON)
+        if common and common.get("pairs"):
+            scores = common["scores"]
+            keys = [str(p.number) for p in pair]
+            if all(k in scores for k in keys):
+                return float(scores[keys[0]]), float(scores[keys[1]])
     return None

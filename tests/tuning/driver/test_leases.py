@@ -11,7 +11,6 @@ from tests.tuning.fakes import FakePool, InterruptingPool, dead_pid, fake_rows, 
 from tuning.driver.leases import Leases
 from tuning.driver.runner import StudyRunner
 from tuning.storage.handle import create_study, open_study
-from tuning.study.samplers import make_sampler
 from tuning.study.spec import parse_spec
 
 DEFAULT_SILENCE = coefficients.defaults()["silence_cost"]
@@ -52,8 +51,7 @@ def test_a_trial_told_before_it_is_reopened_is_let_go(sqlite_url):
         leases = Leases(handle, "me:9:x", ttl=60)
         (frozen,) = leases.orphans([], room=lambda: True)
         handle.study.tell(trial, 0.5)  # its own driver told it meanwhile
-        assert leases.reopen(frozen, lambda n: make_sampler(handle.spec.sampler, handle.space, stream=n),
-                             lambda t, names: None) is None
+        assert leases.reopen(frozen, lambda trial_id, number: None) is None
         assert handle.games.leases([trial.number]) == {}
     finally:
         handle.close()

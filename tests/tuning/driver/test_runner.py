@@ -370,3 +370,39 @@ def test_auto_batches_follow_the_measured_game_speed_and_change_no_result(tmp_pa
         finally:
             handle.close()
     assert runs["auto"] == runs[2]
+
+
+class _AnotherDriverCompletes(FakePool):
+    """A ``FakePool`` beside which another driver completes a strong trial (its games stored,
+    then told) after the first batch."""
+
+    def __init__(self, handle, **kw):
+        super().__init__(**kw)
+        self.handle = handle
+        self.number = None
+
+    def wait(self, timeout):
+        out = super().wait(timeout)
+        if self.number is None:
+            h = self.handle
+            trial = h.study.ask(h.space.distributions)
+            rows = {name: fake_rows({"strong": 1}, name, h.spec.training_seeds(), 0.95) for name in ("random", "chaser")}
+            h.games.add_batches([(trial.number, "train", name, r, 0.1) for name, r in rows.items()])
+            scores = h.games.pair_scores(trial.number, "train")
+            estimate, _ = summarize(scores, ["random", "chaser"])
+            h.study.tell(trial, estimate.mean)
+            self.number = trial.number
+        return out
+
+
+def test_every_driver_prunes_against_the_incumbent_as_stored(sqlite_url):
+    handle = _study(sqlite_url, n_trials=6, trials_in_flight=1, seed_bank={"start": 100, "count": 30}, batch_pairs=3,
+                    pruning={"enabled": True, "alpha": 0.05, "min_pairs": 6})
+    try:
+        pool = _AnotherDriverCompletes(handle, capacity=1)
+        report = StudyRunner(handle, pool=pool).run()
+        assert report.pruned > 0
+        against = {t.user_attrs["pruned_against"]["incumbent"] for t in handle.trials(TrialState.PRUNED)}
+        assert against == {pool.number}  # the other driver's trial, read from the study
+    finally:
+        handle.close()

@@ -257,3 +257,26 @@ def test_validations_stored_before_time_controls_are_kept_with_the_studys_own(an
         assert [v.score for v in games.validations("")] == [0.6] and games.validations()[0].score == 0.4
     finally:
         storage.close()
+
+
+def test_validation_history_keeps_every_run_while_the_table_ranks_the_latest(any_url):
+    from tuning.storage.database import open_storage
+    from tuning.storage.gamestore import GameStore
+
+    storage = open_storage(any_url)
+    try:
+        games = GameStore(storage.engine, "hist")
+        common = dict(trial=3, low=0.4, high=0.7, per_opponent={"random": {"mean": 0.5, "n": 4}}, diff=None,
+                      diff_low=None, diff_high=None, params={"silence_cost": 1.0}, heldout_score=None,
+                      heldout_low=None, heldout_high=None)
+        games.save_validation(games=200, score=0.55, seeds="1..100", **common)
+        games.save_validation(games=1000, score=0.52, seeds="1..500", **common)  # another setting, same trial
+        games.save_validation(games=1000, score=0.53, seeds="1..500", **common)  # the same again
+        runs = games.validation_runs(trial=3)
+        assert [(r.record["games"], r.record["score"]) for r in runs] == [(200, 0.55), (1000, 0.52), (1000, 0.53)]
+        assert runs[0].record["code_digest"] and runs[0].record["params"] == {"silence_cost": 1.0}
+        assert [(v.games, v.score) for v in games.validations()] == [(1000, 0.53)]  # the latest ranks
+        games.delete_study_rows()
+        assert games.validation_runs() == []
+    finally:
+        storage.close()

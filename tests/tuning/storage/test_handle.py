@@ -28,3 +28,20 @@ def test_every_sampler_is_built_without_a_warning_and_runs_a_study(kind, sqlite_
         assert report.complete + report.pruned == 6 and report.failed == 0
     finally:
         handle.close()
+
+
+def test_an_unseeded_study_stores_the_seed_it_drew_and_resumes_with_it(sqlite_url):
+    from tuning.storage.handle import open_study
+
+    spec = tiny_spec_dict(sampler={"kind": "tpe", "startup_trials": 2})
+    handle = create_study(parse_spec(spec), sqlite_url)
+    try:
+        seed = handle.spec.sampler.seed
+        assert isinstance(seed, int)
+    finally:
+        handle.close()
+    again = open_study("tiny", sqlite_url)
+    try:
+        assert again.spec.sampler.seed == seed  # stored with the spec: resume and adoption draw alike
+    finally:
+        again.close()

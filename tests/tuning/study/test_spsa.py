@@ -131,3 +131,38 @@ def test_a_study_file_sets_the_perturbation_and_the_step(tmp_path):
     assert "\n" not in str(info.value)
     with pytest.raises(SpecError, match="perturbation"):
         spec('kind = "spsa"\nperturbation = 0.9')
+
+
+def _pruned_pair_study(common: dict | None) -> list:
+    """Iteration 0's minus trial pruned with a low score on its first maps (and, with ``common``,
+    both trials' scores on the maps both played, as the driver stores them), then iteration 1."""
+    from tuning.study.spsa import COMMON
+
+    sampler = SPSASampler(SPACE, X0, seed=4, first_trial=0)
+    study = optuna.create_study(direction="maximize", sampler=sampler)
+    for number in range(4):
+        trial = study.ask()
+        params = {name: trial.suggest_float(name, d.low, d.high, log=d.log) for name, d in SPACE.items()}
+        if number == 1:
+            trial.report(0.1, step=8)
+            if common is not None:
+                trial.set_user_attr(COMMON, common)
+            study.tell(trial, state=optuna.trial.TrialState.PRUNED)
+        else:
+            study.tell(trial, 0.9 if number == 0 else _noisy(params, np.random.default_rng(number)))
+    return study.get_trials()
+
+
+def test_a_pruned_pair_steps_on_the_maps_both_played_never_on_a_prefix():
+    trials = _pruned_pair_study({"pairs": 8, "scores": {"0": 0.6, "1": 0.5}})
+    theta_1 = (unit_point(trials[2].params, SPACE, NAMES) + unit_point(trials[3].params, SPACE, NAMES)) / 2
+    a_k, c_k = 0.5 / (1 + 5.0) ** 0.602, 0.1  # iteration 0, the sampler's defaults (a, c, A)
+    want = unit_point(X0, SPACE, NAMES) + a_k * (0.6 - 0.5) / (2 * c_k) * SPSASampler(SPACE, X0, seed=4).delta(0)
+    assert np.allclose(theta_1, np.clip(want, 0.0, 1.0))  # 0.6 - 0.5 on common maps, not 0.9 - 0.1
+
+
+def test_a_pruned_pair_without_common_maps_makes_no_step_and_is_settled():
+    trials = _pruned_pair_study(None)
+    theta_1 = (unit_point(trials[2].params, SPACE, NAMES) + unit_point(trials[3].params, SPACE, NAMES)) / 2
+    assert np.allclose(theta_1, unit_point(X0, SPACE, NAMES))  # iteration 0 moved nothing
+    assert trials[2].system_attrs["spsa:taken"] == [0]  # but it is settled: no later theta waits for it

@@ -1,0 +1,41 @@
+"""``tune resume`` and ``tune validate`` under other code: refused in one line naming both digests,
+or with ``--allow-code-change`` run and shown as a study spanning two versions (real processes,
+real local Ray, SQLite)."""
+from tests.tuning.cli.test_cli import TINY
+from tests.tuning.processes import last_json, run_tune
+from tuning.storage.handle import open_study
+from tuning.storage.provenance import ATTR_CODE, code_digest, short
+
+OTHER = "e" * 64
+
+
+def test_resume_and_validate_under_other_code_refuse_unless_allowed(tmp_path, ray_cluster, monkeypatch):
+    monkeypatch.delenv("OCEAN_STORAGE", raising=False)
+    (tmp_path / "tiny.toml").write_text(TINY)
+    ray = ["--ray-address", ray_cluster]
+    run_tune("launch", "tiny.toml", "--games", "4", *ray, cwd=tmp_path)
+    handle = open_study("tiny", f"sqlite:///{tmp_path}/studies/tiny.db")
+    try:  # as if the games so far had been played by another version of the code
+        (record,) = handle.code
+        handle.study.set_user_attr(ATTR_CODE, [{**record, "digest": OTHER}])
+    finally:
+        handle.close()
+    for command in (["resume", "tiny", "--trials", "3"], ["validate", "tiny", "--games", "4"]):
+        refused = run_tune(*command, *ray, cwd=tmp_path, check=False)
+        assert refused.returncode == 2 and "Traceback" not in refused.stderr
+        line = refused.stderr.strip()
+        assert "\n" not in line and short(OTHER) in line and short(code_digest()) in line, line
+    status = last_json(run_tune("status", "tiny", "--json", cwd=tmp_path))
+    assert status["trials"]["complete"] == 2 and status["games"]["validate"] == 0  # nothing played
+
+    run_tune("resume", "tiny", "--trials", "3", "--allow-code-change", *ray, cwd=tmp_path)
+    status = last_json(run_tune("status", "tiny", "--json", cwd=tmp_path))
+    assert status["trials"]["complete"] == 3
+    assert status["code"].startswith(f"spans 2 code versions: {short(OTHER)} from trial 0")
+    assert f"{short(code_digest())} from trial 2" in status["code"]
+    assert "spans 2 code versions" in run_tune("status", "tiny", cwd=tmp_path).stdout
+    run_tune("validate", "tiny", "--games", "4", *ray, cwd=tmp_path)  # same code as the latest record now
+    run_tune("export", "tiny", "--out", "best.toml", cwd=tmp_path)
+    text = (tmp_path / "best.toml").read_text()
+    assert f'games_code_digests = "{OTHER},{code_digest()}"' in text
+    assert f'validation_code_digest = "{code_digest()}"' in text

@@ -1,0 +1,73 @@
+"""Frozen bots are checked wherever they play: before a study (every node, ``check_on_this_node``)
+and by the worker before its process's first game with one, which is how a Ray node that joins
+later checks too; the driver turns a worker's refusal into one line (real engine, fake pool)."""
+import dataclasses
+
+import pytest
+from optuna.trial import TrialState
+
+from ocean.bots import Frozen, resolve_bot
+from tests.tuning.fakes import FakePool, tiny_spec_dict
+from tuning.driver.programs import check_on_this_node
+from tuning.driver.runner import StudyRunner
+from tuning.driver.worker import frozen_bot_problem, play_batch
+from tuning.errors import FrozenBotChanged, TuningError
+from tuning.storage.handle import create_study
+from tuning.study.opponents import checked_bots, panel_from_json, panel_to_json
+from tuning.study.spec import parse_spec
+
+
+def _changed(name: str = "stealth-v1"):
+    """A frozen panel bot whose coefficients are not the ones it was frozen with."""
+    bot = resolve_bot(name)
+    assert bot.frozen is not None
+    params = dict(bot.params)
+    key = sorted(params)[0]
+    params[key] = params[key] * 1.5 + 0.1
+    return dataclasses.replace(bot, params=params,
+                               frozen=Frozen(bot.frozen.fingerprint, "0" * 16, "a panel file edited afterwards"))
+
+
+def test_a_study_stores_its_frozen_opponents_marks_and_checks_them():
+    bot = resolve_bot("stealth-v1")
+    (back,) = panel_from_json(panel_to_json([bot]))
+    assert back.frozen == bot.frozen  # a resumed study checks the same marks
+    spec = parse_spec(tiny_spec_dict(panel=["random", "stealth-v1"]))
+    assert [b.name for b in checked_bots(spec, [resolve_bot("random"), bot], None)] == ["stealth-v1"]
+
+
+def test_the_check_before_a_study_names_the_node_and_the_bot_in_one_line():
+    assert check_on_this_node([resolve_bot("stealth-v1")]) == []
+    (problem,) = check_on_this_node([_changed()])
+    assert problem.startswith("node ") and "'stealth-v1'" in problem and "\n" not in problem
+
+
+def test_a_worker_refuses_a_changed_frozen_opponent_before_its_first_game():
+    with pytest.raises(FrozenBotChanged) as info:
+        play_batch({}, _changed(), [1, 2], trial=3)
+    assert "'stealth-v1'" in str(info.value) and "\n" not in str(info.value)
+    assert frozen_bot_problem(info.value) == str(info.value)
+    assert frozen_bot_problem(RuntimeError("engine exploded")) is None
+
+
+class _ChangedOnANewNode(FakePool):
+    """A pool one of whose workers finds a frozen opponent changed (a node that joined later)."""
+
+    def wait(self, timeout):
+        out = super().wait(timeout)
+        if out and out[0][0].trial == 1:
+            return [(out[0][0], FrozenBotChanged("node late-node: frozen bot 'chaser-x' has other coefficients"))]
+        return out
+
+
+def test_the_driver_stops_with_the_workers_one_line_and_the_study_stays_resumable(sqlite_url):
+    handle = create_study(parse_spec(tiny_spec_dict(n_trials=3, trials_in_flight=1)), sqlite_url)
+    try:
+        with pytest.raises(TuningError, match=r"^node late-node: frozen bot 'chaser-x' has other coefficients$"):
+            StudyRunner(handle, pool=_ChangedOnANewNode(capacity=1)).run()
+        states = [t.state for t in handle.trials()]
+        assert states[0] == TrialState.COMPLETE and TrialState.FAIL not in states  # no trial blamed
+        report = StudyRunner(handle, pool=FakePool(capacity=1)).run()  # fixed: resume carries on
+        assert [t.state for t in handle.trials()] == [TrialState.COMPLETE] * 3 and report.adopted == 1
+    finally:
+        handle.close()

@@ -50,10 +50,13 @@ from ocean.bots import coefficients, resolve_bot
 from tuning.driver.worker import play_batch_task
 
 
-def task_worker():  # Ray titles a worker process after the task it runs
+MARK = ("OCEAN_CANCEL_TEST=" + os.environ["OCEAN_CANCEL_TEST"]).encode()
+
+
+def task_worker():  # Ray titles a worker process after the task it runs; ours inherit MARK
     for entry in Path("/proc").iterdir():
         try:
-            if entry.name.isdigit() and (entry / "cmdline").read_bytes().startswith(b"ray::play_batch_on_worker"):
+            if entry.name.isdigit() and (entry / "cmdline").read_bytes().startswith(b"ray::play_batch_on_worker") and MARK in (entry / "environ").read_bytes().split(bytes(1)):
                 return int(entry.name)
         except OSError:
             pass
@@ -99,7 +102,8 @@ def test_a_running_batch_stops_when_cancelled_by_a_driver_started_from_a_script(
     (tmp_path / "driver.py").write_text(script)
     background = f"{shlex.quote(sys.executable)} driver.py & wait $!"
     run = subprocess.run(["bash", "-c", background], cwd=tmp_path, capture_output=True, text=True, timeout=300,
-                         env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[3])})
+                         env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[3]),
+                              "OCEAN_CANCEL_TEST": str(tmp_path)})  # tells our Ray's workers from others' on the machine
     assert run.returncode == 0, run.stderr[-3000:]
     report = json.loads(run.stdout.strip().splitlines()[-1])
     # cancelled while it played (a batch that had finished would give its games: "finished")

@@ -165,7 +165,7 @@ def test_c_program_with_a_mixed_panel_and_held_out_opponents_on_postgres(tmp_pat
     assert "pyknob-v1 (held out)" in page and "best against held-out opponents" in page
 
     # every export format, read back
-    exports = {fmt: _tune(tmp_path, "export", "cknob", "--format", fmt, storage=pg_url).stdout
+    exports = {fmt: _tune(tmp_path, "export", "cknob", "--format", fmt, "--allow-no-gain", storage=pg_url).stdout
                for fmt in ("args", "env", "toml", "json", "cpp")}
     skill = best["params"]["skill"]
     assert shlex.split(exports["args"]) == [programs["c"], "--seed", "{game_seed}"]

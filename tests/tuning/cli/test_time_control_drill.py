@@ -71,6 +71,7 @@ def test_a_short_time_control_plays_four_times_the_games_and_the_program_is_told
         # early, which only raises the 50 ms study's rate (the comparison below stays fair).
         late = sum(d["bot"] for d in status["disqualifications"].values())
         assert late <= 8, status["disqualifications"]
+    print(f"training games/s by turn_ms: {rates}")  # shown with pytest -s (docs/benchmarks.md)
     assert rates[4] >= 4 * rates[50], rates
     told = logs[4].read_text().split()
     assert told and set(told) == {"4"}  # every game of the short study, and the launch's check

@@ -197,3 +197,34 @@ def test_a_study_with_no_finished_trial_is_one_line_with_exit_2(tmp_path):
         "error: study 'empty' has no finished trials yet (0 running, 0 failed): nothing to report; run it "
         "(tune resume empty) or try again once a trial has finished"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.db"]
+
+
+def _defaults_lose(params):
+    from ocean.bots import coefficients
+
+    return 0.05 if params["silence_cost"] == coefficients.defaults()["silence_cost"] else 0.95
+
+
+@pytest.mark.parametrize("p_win, line", [(_defaults_lose, "gain over the defaults: +"),
+                                         (lambda p: 0.5, "no gain over the defaults shown")])
+def test_the_page_states_the_verdict_and_the_defaults_as_validated(tmp_path, p_win, line):
+    from tests.tuning.fakes import FakePool, tiny_spec_dict
+    from tuning.driver.runner import StudyRunner
+    from tuning.results.report import write_report
+    from tuning.results.validation import validate_study
+    from tuning.storage.handle import create_study
+    from tuning.study.spec import parse_spec
+
+    handle = create_study(parse_spec(tiny_spec_dict(n_trials=3, pruning={"enabled": False},
+                                                    validation={"seeds": {"start": 5000, "count": 20},
+                                                                "games": 40, "top_k": 1})),
+                          f"sqlite:///{tmp_path}/s.db")
+    try:
+        StudyRunner(handle, pool=FakePool(p_win=p_win)).run()
+        validate_study(handle, pool=FakePool(p_win=p_win))
+        write_report(handle, tmp_path / "r.html")
+    finally:
+        handle.close()
+    rows = dict(re.findall(r"<tr><th>([^<]*)</th><td>([^<]*)</td>", (tmp_path / "r.html").read_text()))
+    assert rows["verdict"].startswith(line) and "at 50 ms a turn" in rows["verdict"]
+    assert rows["defaults (trial 0)"].endswith("(validated)")

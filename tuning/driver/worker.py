@@ -142,9 +142,14 @@ def _check_frozen(*specs) -> None:
 
 def frozen_bot_problem(error: BaseException) -> str | None:
     """The one line of a batch that failed because a frozen bot changed (Ray wraps the
-    worker's ``FrozenBotChanged``); None for any other failure."""
-    cause = getattr(error, "cause", None) if not isinstance(error, FrozenBotChanged) else error
-    return str(cause) if isinstance(cause, FrozenBotChanged) else None
+    worker's ``FrozenBotChanged``: its ``cause``; the wrapper's own text is a traceback); None
+    for any other failure."""
+    cause = getattr(error, "cause", None)
+    if isinstance(cause, FrozenBotChanged):
+        return str(cause)
+    if cause is None and isinstance(error, FrozenBotChanged):
+        return str(error)
+    return None
 
 
 def _interruptible() -> None:

@@ -1,5 +1,6 @@
-"""``tune resume`` and ``tune validate`` under other code: refused in one line naming both digests,
-or with ``--allow-code-change`` run and shown as a study spanning two versions (real processes,
+"""What a study refuses to mix, end to end: ``tune resume`` and ``tune validate`` under other code
+(one line naming both digests, or with ``--allow-code-change`` a study shown spanning two
+versions), and ``tune launch`` against a frozen panel bot edited afterwards (real processes,
 real local Ray, SQLite)."""
 from tests.tuning.cli.test_cli import TINY
 from tests.tuning.processes import last_json, run_tune
@@ -39,3 +40,23 @@ def test_resume_and_validate_under_other_code_refuse_unless_allowed(tmp_path, ra
     text = (tmp_path / "best.toml").read_text()
     assert f'games_code_digests = "{OTHER},{code_digest()}"' in text
     assert f'validation_code_digest = "{code_digest()}"' in text
+
+
+FROZEN_STUDY = TINY.replace('panel = ["random", "chaser"]', 'panel = ["random", "mine-v1"]')
+
+
+def test_launch_refuses_a_frozen_panel_bot_edited_afterwards_in_one_line(tmp_path, ray_cluster, user_panels,
+                                                                          monkeypatch):
+    from ocean.bots import coefficients
+    from ocean.freeze import add_user_bot
+
+    monkeypatch.delenv("OCEAN_STORAGE", raising=False)
+    add_user_bot("mine-v1", {**coefficients.defaults(), "stealth_weight": 0.9}, panel="mine")
+    text = user_panels.read_text()
+    user_panels.write_text(text.replace("stealth_weight = 0.9", "stealth_weight = 0.8"))  # edited by hand
+    (tmp_path / "tiny.toml").write_text(FROZEN_STUDY)
+    refused = run_tune("launch", "tiny.toml", "--ray-address", ray_cluster, cwd=tmp_path, check=False)
+    line = refused.stderr.strip()
+    assert refused.returncode == 2 and "\n" not in line and "'mine-v1'" in line, refused.stderr[-2000:]
+    assert "other coefficients than when it was frozen" in line
+    assert not (tmp_path / "studies" / "tiny.db").exists()  # refused before anything was created

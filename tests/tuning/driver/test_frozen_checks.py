@@ -71,3 +71,20 @@ def test_the_driver_stops_with_the_workers_one_line_and_the_study_stays_resumabl
         assert [t.state for t in handle.trials()] == [TrialState.COMPLETE] * 3 and report.adopted == 1
     finally:
         handle.close()
+
+
+def test_a_refusal_on_a_ray_worker_reaches_the_driver_as_its_one_line(ray_cluster):
+    import ray
+
+    from tuning.driver.evaluation import Batch
+    from tuning.driver.pool import BatchPool
+
+    pool = BatchPool(1)
+    pool.submit(Batch(trial=1, phase="train", opponent=_changed(), seeds=(1, 2)), {})
+    ready = []
+    while not ready:
+        ready = pool.wait(timeout=60)
+    ((_, error),) = ready
+    assert isinstance(error, ray.exceptions.RayError)
+    line = frozen_bot_problem(error)
+    assert line is not None and line.startswith("node ") and "'stealth-v1'" in line and "\n" not in line

@@ -16,7 +16,7 @@ from ocean.board import REACH
 from ocean.constants import ACT_SILENCE, ACT_SURFACE, ACT_TORPEDO, CELLS, MINE, POWER_COST, SILENCE, SONAR, TORPEDO, WIDTH
 from ocean.bots.td.coefficients import (
     F_BELIEVED, F_DANGER, F_DISTANCE, F_FIRED, F_LIVES, F_MINE, F_MINES, F_REACH, F_ROOM, F_SILENCE, F_SILENCED,
-    F_SONAR, F_SURFACED, F_TORPEDO, FEATURE_NAMES, FEATURES, N_FEATURES,
+    F_SONAR, F_SURFACED, F_TORPEDO, F_V3, FEATURE_NAMES, FEATURES, N_FEATURES,
 )
 from ocean.tracking._query import lowest_bit
 
@@ -91,14 +91,14 @@ def charge_shares(after, x):
 @kernel
 def line_features(life_left, opp_life_left, n_view, n_opp, free, horizon, after, my_mines, opp_mines, reach,
                   answer_loss, distance, danger, trigger_threat, surfaced, silenced, fired, opp_torpedo_moves,
-                  opp_silence_moves, opp_turn, x, y):
+                  opp_silence_moves, opp_turn, v3_score, x, y):
     """Write both sides' features (``FEATURES`` order) into ``x`` (ours) and ``y`` (the
     opponent's) from what the line leaves: lives, believed cells (``n_view`` where the opponent
     can believe us, ``n_opp`` where we believe it), ``free`` cells of ``horizon``, our charges
     ``after``, mines, ``reach`` (chance it is in our TORPEDO's reach, 0 if uncharged),
     ``answer_loss`` (its answer's expected damage), expected ``distance``, mine ``danger`` at
     our end cell, ``trigger_threat`` (our best mine's value next turn), what the line does and
-    what the opponent did (``opp_turn``: surfaced, silenced, fired)."""
+    what the opponent did (``opp_turn``: surfaced, silenced, fired), v3's score of the line."""
     x[F_LIVES] = life_left
     y[F_LIVES] = opp_life_left
     x[F_BELIEVED] = math.log2(max(n_view, 1))
@@ -124,6 +124,8 @@ def line_features(life_left, opp_life_left, n_view, n_opp, free, horizon, after,
     y[F_SILENCED] = opp_turn[1]
     x[F_FIRED] = fired
     y[F_FIRED] = opp_turn[2]
+    x[F_V3] = v3_score
+    y[F_V3] = 0.0
 
 
 @kernel

@@ -1,8 +1,11 @@
 """The learned bot's turn: observe (v3's), fields, score every line of v3's enumeration,
 holding fire or firing its best TORPEDO, by the linear advantage of its features, choose (or,
 while learning, explore), write, then v3's MINE and SONAR. The search around the evaluation
-(lines, the opponent's answer, MINE, SONAR) runs with v3's default coefficients (``V3_SEARCH``):
+(lines, TORPEDO and TRIGGER choice, the opponent's answer, MINE, SONAR) runs with v3's default
+coefficients (``V3_SEARCH``), and v3's own score of each line is one feature among the others:
 only the evaluation is learned."""
+import math
+
 import numpy as np
 
 from ocean._jit import kernel
@@ -12,9 +15,9 @@ from ocean.board import STEP, has_bit
 from ocean.bots._baselines import emit_action, rand_below
 from ocean.bots.coefficients import INDEX_V3, vector
 from ocean.bots.td._features import (
-    N_FEATURES, advantage, expected_mines, line_features, live_mines, opponent_last_turn, reach_chance,
+    F_LIVES, N_FEATURES, advantage, expected_mines, line_features, live_mines, opponent_last_turn, reach_chance,
 )
-from ocean.bots.v2._fields import NO_TARGET, blast_values, mine_danger
+from ocean.bots.v2._fields import NO_TARGET, best_shot, blast_values, mine_danger
 from ocean.bots.v2._observe import M_OPP_ASSUME, M_OPP_SAFE, M_SELF, TRACKER
 from ocean.bots.v2._plausible import plausible_probabilities
 from ocean.bots.v2._retaliation import near_opponent
@@ -28,7 +31,7 @@ from ocean.bots.v3._observe import M_OPP_CHARGE, M_OPP_SILENCE_CHARGE, M_TABLES,
 from ocean.bots.v3._powers import NO_MINE, best_trigger, choose_sonar, lay_mine, traffic
 from ocean.bots.v3._turn import (
     C_AT, C_ROW, C_TARGET, C_TRIGGER, C_TRIGGER_AT, CHOSEN_SIZE, NO_LINE, _cells_of, answer_table, best_torpedo,
-    write_line,
+    ending_score, write_line,
 )
 from ocean.constants import ACT_MINE, ACT_SONAR, ACT_SURFACE, CELLS, MINE, POWER_COST, SONAR, TORPEDO, WIDTH
 from ocean.tracking._kernel import blast_damage
@@ -38,7 +41,11 @@ TD_MEM = V3_MEM  # v3's memory: its trackers, charge counts and answer tables
 V3_SEARCH = vector(None, "tunable-v3")  # v3's defaults, for the search around the evaluation
 # v3 coefficient slots the search around the evaluation reads.
 K_ATTACK_MINE_VALUE = INDEX_V3["attack_mine_value"]
+K_COUNTER_VALUE = INDEX_V3["counter_value"]
+K_DEATH_WEIGHT = INDEX_V3["death_weight"]
+K_KILL_BONUS = INDEX_V3["kill_bonus"]
 K_LATER_ANSWER_WEIGHT = INDEX_V3["later_answer_weight"]
+K_LIFE_LEAD_WEIGHT = INDEX_V3["life_lead_weight"]
 K_MINE_PRIORITY = INDEX_V3["mine_priority"]
 K_MINE_SPACING = INDEX_V3["mine_spacing"]
 K_MINE_TRAFFIC_DEPTH = INDEX_V3["mine_traffic_depth"]
@@ -49,9 +56,15 @@ K_PLAUSIBLE_CELLS = INDEX_V3["plausible_cells"]
 K_PLAUSIBLE_HORIZON = INDEX_V3["plausible_horizon"]
 K_PLAUSIBLE_ROOM_WEIGHT = INDEX_V3["plausible_room_weight"]
 K_PLAUSIBLE_WALL_WEIGHT = INDEX_V3["plausible_wall_weight"]
+K_RETALIATION_WEIGHT = INDEX_V3["retaliation_weight"]
+K_SILENCE_AFTER_TORPEDO = INDEX_V3["silence_after_torpedo"]
 K_SILENCE_BEFORE_MOVE = INDEX_V3["silence_before_move"]
+K_SILENCE_COST = INDEX_V3["silence_cost"]
 K_SONAR_MIN_GAIN = INDEX_V3["sonar_min_gain"]
 K_SPACE_HORIZON = INDEX_V3["space_horizon"]
+K_STEALTH_WEIGHT = INDEX_V3["stealth_weight"]
+K_TORPEDO_HIT_THRESHOLD = INDEX_V3["torpedo_hit_threshold"]
+K_TORPEDO_READY_VALUE = INDEX_V3["torpedo_ready_value"]
 K_TRIGGER_HIT_THRESHOLD = INDEX_V3["trigger_hit_threshold"]
 TIE_NOISE = 1e-9  # breaks exact ties (zero weights) by the rng, far below any learned difference
 EXPLORE_SCALE = 1_000_000  # epsilon's resolution when drawn from the integer rng
@@ -61,15 +74,17 @@ __all__ = ["TD_MEM", "V3_SEARCH", "td_fields", "td_choose", "td_turn"]
 
 
 @kernel
-def td_fields(board, mem, search, probs, values, mine_probs, danger, self_cells):
-    """Where the opponent is (``probs``: v3's plausibility weighting), the lives a blast on each
-    cell is expected to take (``values``), where its mines may be (``mine_probs``) and their
-    danger (``danger``), and where it can believe we are (``self_cells``; returns their count)."""
+def td_fields(board, mem, search, opp_life, probs, values, expected, mine_probs, danger, self_cells):
+    """Where the opponent is (``probs``: v3's plausibility weighting), what a blast on each cell
+    is worth to v3 (``values``: with its kill bonus) and the lives it is expected to take
+    (``expected``), where the opponent's mines may be (``mine_probs``) and their danger
+    (``danger``), and where it can believe we are (``self_cells``; returns their count)."""
     plausible_probabilities(mem[M_OPP_ASSUME:M_OPP_ASSUME + TRACKER], board, int(search[K_PLAUSIBLE_CELLS]),
                             int(search[K_PLAUSIBLE_HORIZON]), search[K_PLAUSIBLE_ROOM_WEIGHT],
                             search[K_PLAUSIBLE_WALL_WEIGHT], probs, np.empty(CELLS, dtype=np.int64),
                             np.empty(CELLS, dtype=np.int64))
-    blast_values(board, probs, 99, 0.0, values)  # expected lives, no kill bonus: lives are a feature
+    blast_values(board, probs, opp_life, search[K_KILL_BONUS], values)
+    blast_values(board, probs, opp_life, 0.0, expected)
     mine_probabilities(mem[M_OPP_SAFE:M_OPP_SAFE + TRACKER], board, mine_probs, np.zeros(CELLS))
     mine_danger(board, mine_probs, danger)
     self_probs = np.zeros(CELLS)
@@ -79,9 +94,10 @@ def td_fields(board, mem, search, probs, values, mine_probs, danger, self_cells)
 
 @kernel
 def td_choose(state, board, p, mem, rng, out, weights, epsilon, diff):
-    """Player ``p``'s line (encoded rows in ``out``; returns their count): the line whose end
-    has the highest advantage under ``weights``, or with chance ``epsilon`` a uniformly random
-    one (holding fire or firing). ``diff`` receives x - y of the chosen line's features."""
+    """Player ``p``'s line (encoded rows in ``out``; returns their count): among v3's lines,
+    each holding fire or firing v3's best TORPEDO (with v3's TRIGGER), the one whose end has the
+    highest advantage under ``weights``, or with chance ``epsilon`` a uniformly random one.
+    ``diff`` receives x - y of the chosen line's features."""
     search = V3_SEARCH
     v3_observe(state, board, p, mem)
     base = S.player_base(p)
@@ -93,19 +109,22 @@ def td_choose(state, board, p, mem, rng, out, weights, epsilon, diff):
 
     probs = np.zeros(CELLS)
     values = np.zeros(CELLS)
+    expected = np.zeros(CELLS)
     mine_probs = np.zeros(CELLS)
     danger = np.zeros(CELLS)
     self_cells = np.empty(CELLS, dtype=np.int64)
-    n_self = td_fields(board, mem, search, probs, values, mine_probs, danger, self_cells)
+    n_self = td_fields(board, mem, search, opp_life, probs, values, expected, mine_probs, danger, self_cells)
     opp_mines = expected_mines(mine_probs)
     my_mines = live_mines(state, base)
     opp_turn = np.zeros(3, dtype=np.int64)
     opp_turn[0], opp_turn[1], opp_turn[2] = opponent_last_turn(state, p)
     opp_torpedo_moves = mem[M_OPP_CHARGE]
     opp_silence_moves = mem[M_OPP_SILENCE_CHARGE]
-    table, table_weight, silence_share = answer_table(opp_torpedo_moves, opp_silence_moves, search[K_LATER_ANSWER_WEIGHT],
-                                                      search[K_OPPONENT_SILENCE_ATTACK])
+    table, table_weight, silence_share = answer_table(opp_torpedo_moves, opp_silence_moves,
+                                                      search[K_LATER_ANSWER_WEIGHT], search[K_OPPONENT_SILENCE_ATTACK])
     tables = mem[M_TABLES:M_TABLES + TABLES_SIZE]
+    threshold = search[K_TORPEDO_HIT_THRESHOLD]
+    fear = table_weight * search[K_RETALIATION_WEIGHT] * max(0.0, 1.0 + search[K_LIFE_LEAD_WEIGHT] * (life - opp_life))
 
     opp_cells = np.empty(CELLS, dtype=np.int64)
     n_opp = _cells_of(probs, opp_cells)
@@ -139,13 +158,28 @@ def td_choose(state, board, p, mem, rng, out, weights, epsilon, diff):
     targets = np.empty(CELLS, dtype=np.int64)
     level_count = np.empty(MAX_COVER + 2, dtype=np.int64)
     unassigned = np.empty(ROWS, dtype=np.int64)
+    cost = np.empty(CELLS)
+    nxt = np.empty(CELLS)
+    pred = np.empty(CELLS, dtype=np.int64)
+    npred = np.empty(CELLS, dtype=np.int64)
+    layer = np.empty(8, dtype=np.int64)
     target = np.empty(1, dtype=np.int64)
     after = np.empty(4, dtype=np.int64)
+    after_fire = np.empty(4, dtype=np.int64)
     x = np.empty(N_FEATURES)
     y = np.empty(N_FEATURES)
     chosen = np.empty(CHOSEN_SIZE, dtype=np.int64)
-    opp_fire = search[K_OPPONENT_FIRE_THRESHOLD]
-    trigger_threshold = search[K_TRIGGER_HIT_THRESHOLD]
+
+    # v3's TORPEDO and TRIGGER before the movement (they do not depend on it).
+    start_value = np.zeros(2)
+    start_target = np.full(2, NO_TARGET, dtype=np.int64)
+    for surface in range(2):
+        if charges[TORPEDO] >= _COST[TORPEDO]:
+            v = best_shot(board, values, cell, life - surface, target)
+            if v >= threshold:
+                start_value[surface] = v
+                start_target[surface] = target[0]
+    trigger_start, mine_start = best_trigger(state, base, cell, values, search[K_TRIGGER_HIT_THRESHOLD])
 
     exploring = epsilon > 0.0 and rand_below(rng, EXPLORE_SCALE) < epsilon * EXPLORE_SCALE
     candidates = 0
@@ -161,7 +195,10 @@ def td_choose(state, board, p, mem, rng, out, weights, epsilon, diff):
             key = group_key(lines, row)
             n_held = opponent_view(board, lines, row, cell, self_cells, n_self, AT_END, NO_TARGET, held, tmp, mark)
         charges_after(lines, row, charges, after)
+        silenced = lines[row, L_SIL_DIR] >= 0
         blocked = blocked_fresh if surface == 1 else blocked_kept
+        v3_base = ending_score(board, danger, blocked, lines, row, after, probs, opp_cells, n_opp, n_held, search,
+                               seen, queue, cost, nxt, pred, npred, layer)
         n_path = lines[row, L_PATH_COUNT]
         for j in range(n_path):
             blocked[lines[row, L_PATH + j]] += 1
@@ -170,51 +207,67 @@ def td_choose(state, board, p, mem, rng, out, weights, epsilon, diff):
             blocked[lines[row, L_PATH + j]] -= 1
         _, distance = near_opponent(probs, opp_cells, n_opp, e, 0)
 
-        # TRIGGER: v3's choice (before the movement, between its parts or after), by its threshold.
-        trigger_value, trigger_mine = best_trigger(state, base, e, values, trigger_threshold)
+        trigger_value, trigger_mine = best_trigger(state, base, e, values, search[K_TRIGGER_HIT_THRESHOLD])
         trigger_at = AT_END
-        trigger_start, mine_start = best_trigger(state, base, cell, values, trigger_threshold)
         if mine_start != NO_MINE and trigger_start > trigger_value:
             trigger_value, trigger_mine, trigger_at = trigger_start, mine_start, AT_START
-        if lines[row, L_MOVE] >= 0 and lines[row, L_SIL_DIR] >= 0:
-            v, m = best_trigger(state, base, lines[row, L_MID], values, trigger_threshold)
+        if lines[row, L_MOVE] >= 0 and silenced:
+            v, m = best_trigger(state, base, lines[row, L_MID], values, search[K_TRIGGER_HIT_THRESHOLD])
             if m != NO_MINE and v > trigger_value:
                 trigger_value, trigger_mine, trigger_at = v, m, AT_MID
-        threat, _ = best_trigger(state, base, e, values, 0.0)
+        v3_base += trigger_value
+        trigger_dealt = expected[trigger_mine] if trigger_mine != NO_MINE else 0.0
+        threat, _ = best_trigger(state, base, e, expected, 0.0)
 
         torpedo, torpedo_value, at, torpedo_from = best_torpedo(board, values, lines, row, cell, life_now, charges,
-                                                                after, NO_TARGET, 0.0, 0.0, target)
+                                                                after, start_target[surface], start_value[surface],
+                                                                threshold, target)
         for fire in range(2):
             if fire == 1 and torpedo == NO_TARGET:
                 break
+            v3_score = v3_base
             life_left = life_now
-            dealt = trigger_value
-            after_fire = after.copy()
+            dealt = trigger_dealt
+            for k in range(4):
+                after_fire[k] = after[k]
             if fire == 1:
                 n_view = opponent_view(board, lines, row, cell, self_cells, n_self, at, torpedo, fired_view, tmp, mark)
                 view = fired_view
-                dealt += torpedo_value + blast_damage(torpedo_from, torpedo % WIDTH, torpedo // WIDTH)
-                life_left -= blast_damage(torpedo_from, torpedo % WIDTH, torpedo // WIDTH)
+                v3_score += torpedo_value
+                if silenced:
+                    v3_score += (1.0 - search[K_SILENCE_AFTER_TORPEDO]) * search[K_SILENCE_COST]
+                own = blast_damage(torpedo_from, torpedo % WIDTH, torpedo // WIDTH)
+                life_left -= own
+                dealt += expected[torpedo]
                 after_fire[TORPEDO] = 0
+                torpedo_next = False
             else:
                 n_view = n_held
                 view = held
-            reach = 0.0
-            if after_fire[TORPEDO] + 1 >= _COST[TORPEDO]:
-                reach = reach_chance(board, probs, e)
+                if after[TORPEDO] >= _COST[TORPEDO]:
+                    v3_score += search[K_TORPEDO_READY_VALUE]
+                torpedo_next = after[TORPEDO] + 1 >= _COST[TORPEDO]
             loss = 0.0
             if table >= 0:
-                loss, _ = opponent_answer(tables, table, view, n_view, probs, opp_rows, opp_fire, life_left, 0.0,
-                                          cover, kill, order, targets, level_count, unassigned)
+                loss, fires = opponent_answer(tables, table, view, n_view, probs, opp_rows,
+                                              search[K_OPPONENT_FIRE_THRESHOLD], life_left, search[K_DEATH_WEIGHT],
+                                              cover, kill, order, targets, level_count, unassigned)
                 if silence_share > 0.0:
-                    loss2, _ = opponent_answer(tables, FIRE_SILENCED, view, n_view, probs, opp_rows, opp_fire,
-                                               life_left, 0.0, cover, kill, order, targets, level_count, unassigned)
+                    loss2, fires2 = opponent_answer(tables, FIRE_SILENCED, view, n_view, probs, opp_rows,
+                                                    search[K_OPPONENT_FIRE_THRESHOLD], life_left,
+                                                    search[K_DEATH_WEIGHT], cover, kill, order, targets, level_count,
+                                                    unassigned)
                     loss += silence_share * (loss2 - loss)
+                    fires += silence_share * (fires2 - fires)
+                v3_score -= fear * loss
+                if torpedo_next:
+                    v3_score += table_weight * search[K_COUNTER_VALUE] * fires
                 loss *= table_weight
-            line_features(life_left, opp_life - dealt, n_view, n_opp, free, horizon, after_fire, my_mines,
-                          opp_mines, reach, loss, distance, danger[e], threat, surface,
-                          1 if lines[row, L_SIL_DIR] >= 0 else 0, fire, opp_torpedo_moves, opp_silence_moves,
-                          opp_turn, x, y)
+            v3_score += search[K_STEALTH_WEIGHT] * math.log2(max(n_view, 1))
+            reach = reach_chance(board, probs, e) if after_fire[TORPEDO] + 1 >= _COST[TORPEDO] else 0.0
+            line_features(life_left, opp_life - dealt, n_view, n_opp, free, horizon, after_fire, my_mines, opp_mines,
+                          reach, loss, distance, danger[e], threat, surface, 1 if silenced else 0, fire,
+                          opp_torpedo_moves, opp_silence_moves, opp_turn, v3_score, x, y)
             if exploring:
                 candidates += 1
                 take = rand_below(rng, candidates) == 0  # reservoir: each candidate kept with chance 1/count
@@ -236,7 +289,7 @@ def td_choose(state, board, p, mem, rng, out, weights, epsilon, diff):
         # Boxed in with one life and nothing charged: the only line left.
         for i in range(N_FEATURES):
             diff[i] = 0.0
-        diff[0] = life - 1 - opp_life
+        diff[F_LIVES] = life - 1 - opp_life
         return emit_action(out, 0, ACT_SURFACE, 0, 0)
     n, end = write_line(board, cell, charges, lines, chosen, out)
     if charges[MINE] >= _COST[MINE]:

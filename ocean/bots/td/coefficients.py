@@ -21,23 +21,27 @@ FEATURES = (
     ("live_mines", "mines laid and still live, in tens: ours; the opponent's expected count (its tracker)"),
     ("torpedo_reach", "ours: the chance the opponent is within our TORPEDO's reach where the line ends, if our "
                       "TORPEDO is charged by next turn; its: the lives its best TORPEDO next turn is expected "
-                      "to take from where it can believe us"),
+                      "to take from where it can believe us (v3's premium on a hit that takes our last lives in)"),
     ("distance", "expected Manhattan distance to the opponent, in map widths (ours only: it would cancel)"),
     ("mine_danger", "ours: lives the opponent's mines around our end cell can take; its: lives our best live "
                     "mine can take from it next turn"),
     ("surfaced", "a SURFACE: in our line; in the opponent's last turn"),
     ("silenced", "a SILENCE: in our line; in the opponent's last turn"),
     ("fired", "a TORPEDO fired (it shows where it was fired from): in our line; in the opponent's last turn"),
+    ("v3_line_score", "ours only: v3's hand-written score of the line in lives (its room, mine and path danger, "
+                      "approach, walls, charges kept, shot, TRIGGER, the opponent's answer, stealth), with v3's "
+                      "default coefficients: the search's own judgement, weighed beside the features"),
 )
 FEATURE_NAMES = tuple(name for name, _ in FEATURES)
 N_FEATURES = len(FEATURES)
 F_LIVES, F_BELIEVED, F_ROOM, F_TORPEDO, F_SILENCE, F_SONAR, F_MINE, F_MINES, F_REACH, F_DISTANCE, F_DANGER, \
-    F_SURFACED, F_SILENCED, F_FIRED = range(N_FEATURES)
+    F_SURFACED, F_SILENCED, F_FIRED, F_V3 = range(N_FEATURES)
 
 WEIGHT_BOUND = 20.0  # |w| beyond this would turn one feature's unit into certainty (1/(1+e^-20))
 _HAND_SET = {"lives": 1.0, "believed_cells": 0.15, "room": 0.5, "torpedo_charge": 0.3, "silence_charge": 0.3,
              "sonar_charge": 0.05, "mine_charge": 0.05, "live_mines": 0.5, "torpedo_reach": 0.3, "distance": -0.2,
-             "mine_danger": -0.5, "surfaced": -0.3, "silenced": -0.1, "fired": -0.1}
+             "mine_danger": -0.5, "surfaced": -0.3, "silenced": -0.1, "fired": -0.1,
+             "v3_line_score": 1.0}
 
 COEFFICIENTS_TD: tuple[Coefficient, ...] = tuple(
     Coefficient(name, _HAND_SET[name], -WEIGHT_BOUND, WEIGHT_BOUND, f"advantage weight of {meaning}")

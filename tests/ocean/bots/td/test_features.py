@@ -10,7 +10,7 @@ from ocean import _state as S
 from ocean.board import build_board
 from ocean.bots.td._features import (
     F_BELIEVED, F_DANGER, F_DISTANCE, F_FIRED, F_LIVES, F_MINE, F_MINES, F_REACH, F_ROOM, F_SILENCE, F_SILENCED,
-    F_SONAR, F_SURFACED, F_TORPEDO, FEATURE_NAMES, N_FEATURES, advantage, charge_shares, expected_mines, line_features,
+    F_SONAR, F_SURFACED, F_TORPEDO, F_V3, FEATURE_NAMES, N_FEATURES, advantage, charge_shares, expected_mines, line_features,
     live_mines, opponent_last_turn, reach_chance, win_rate,
 )
 from ocean.bots.td.coefficients import COEFFICIENTS_TD, WEIGHT_BOUND
@@ -90,7 +90,7 @@ def test_line_features_put_each_measure_on_its_side():
     y = np.zeros(N_FEATURES)
     after = np.array([2, 0, 6, 3], dtype=np.int64)
     line_features(5, 3.5, 16, 2, 10, 20, after, 4, 1.5, 0.3, 0.7, 4.5, 0.4, 1.2, 1, 0, 1, 7, 2,
-                  np.array([0, 1, 1], dtype=np.int64), x, y)
+                  np.array([0, 1, 1], dtype=np.int64), -0.25, x, y)
     assert (x[F_LIVES], y[F_LIVES]) == (5, 3.5)
     assert (x[F_BELIEVED], y[F_BELIEVED]) == (4.0, 1.0)
     assert (x[F_ROOM], y[F_ROOM]) == (0.5, 0.0)
@@ -102,6 +102,7 @@ def test_line_features_put_each_measure_on_its_side():
     assert (x[F_DISTANCE], y[F_DISTANCE]) == (0.3, 0.0)
     assert (x[F_DANGER], y[F_DANGER]) == (0.4, 1.2)
     assert (x[F_SURFACED], y[F_SURFACED], x[F_SILENCED], y[F_SILENCED], x[F_FIRED], y[F_FIRED]) == (1, 0, 0, 1, 1, 1)
+    assert (x[F_V3], y[F_V3]) == (-0.25, 0.0)
 
 
 def test_the_advantage_is_linear_in_the_difference_and_its_win_rate_logistic():

@@ -16,7 +16,7 @@ from ocean.board import REACH
 from ocean.constants import ACT_SILENCE, ACT_SURFACE, ACT_TORPEDO, CELLS, MINE, POWER_COST, SILENCE, SONAR, TORPEDO, WIDTH
 from ocean.bots.td.coefficients import (
     F_BELIEVED, F_DANGER, F_DISTANCE, F_FIRED, F_LIVES, F_MINE, F_MINES, F_REACH, F_ROOM, F_SILENCE, F_SILENCED,
-    F_SONAR, F_SURFACED, F_TORPEDO, F_V3, FEATURE_NAMES, FEATURES, N_FEATURES,
+    F_SONAR, F_SURFACED, F_TORPEDO, F_REGRET, F_V3, FEATURE_NAMES, FEATURES, N_FEATURES,
 )
 from ocean.tracking._query import lowest_bit
 
@@ -24,7 +24,7 @@ MINES_SCALE = 10.0  # live mines are counted in tens, so every feature is of ord
 _COST = np.array(POWER_COST, dtype=np.int64)
 
 __all__ = ["FEATURES", "FEATURE_NAMES", "N_FEATURES", "reach_chance", "opponent_last_turn", "expected_mines",
-           "live_mines", "charge_shares", "advantage", "win_rate"]
+           "live_mines", "charge_shares", "set_regrets", "advantage", "win_rate"]
 
 
 @kernel
@@ -126,6 +126,18 @@ def line_features(life_left, opp_life_left, n_view, n_opp, free, horizon, after,
     y[F_FIRED] = opp_turn[2]
     x[F_V3] = v3_score
     y[F_V3] = 0.0
+    x[F_REGRET] = 0.0  # set once every line of the turn is scored (``set_regrets``)
+    y[F_REGRET] = 0.0
+
+
+@kernel
+def set_regrets(xs, n):
+    """x[F_REGRET] of candidates ``xs[:n]``: each one's v3 score less the best of them."""
+    top = -1e300
+    for k in range(n):
+        top = max(top, xs[k, F_V3])
+    for k in range(n):
+        xs[k, F_REGRET] = xs[k, F_V3] - top
 
 
 @kernel

@@ -16,6 +16,7 @@ from ocean.bots._baselines import emit_action, rand_below
 from ocean.bots.coefficients import INDEX_V3, vector
 from ocean.bots.td._features import (
     F_LIVES, N_FEATURES, advantage, expected_mines, line_features, live_mines, opponent_last_turn, reach_chance,
+    set_regrets,
 )
 from ocean.bots.v2._fields import NO_TARGET, best_shot, blast_values, mine_danger
 from ocean.bots.v2._observe import M_OPP_ASSUME, M_OPP_SAFE, M_SELF, TRACKER
@@ -182,8 +183,10 @@ def td_choose(state, board, p, mem, rng, out, weights, epsilon, diff):
     trigger_start, mine_start = best_trigger(state, base, cell, values, search[K_TRIGGER_HIT_THRESHOLD])
 
     exploring = epsilon > 0.0 and rand_below(rng, EXPLORE_SCALE) < epsilon * EXPLORE_SCALE
-    candidates = 0
-    found = False
+    cand_x = np.empty((2 * MAX_LINES, N_FEATURES))  # every line, holding fire and firing: x, y, choice
+    cand_y = np.empty((2 * MAX_LINES, N_FEATURES))
+    cand = np.empty((2 * MAX_LINES, CHOSEN_SIZE), dtype=np.int64)
+    n_cand = 0
     best = NO_LINE
     key = -1
     n_held = 0
@@ -268,23 +271,36 @@ def td_choose(state, board, p, mem, rng, out, weights, epsilon, diff):
             line_features(life_left, opp_life - dealt, n_view, n_opp, free, horizon, after_fire, my_mines, opp_mines,
                           reach, loss, distance, danger[e], threat, surface, 1 if silenced else 0, fire,
                           opp_torpedo_moves, opp_silence_moves, opp_turn, v3_score, x, y)
-            if exploring:
-                candidates += 1
-                take = rand_below(rng, candidates) == 0  # reservoir: each candidate kept with chance 1/count
-            else:
-                score = advantage(weights, x, y) + rand_below(rng, 1024) * TIE_NOISE
-                take = score > best
-                if take:
-                    best = score
+            # Kept, and chosen once every line is scored: the regret feature needs the best v3 score.
+            k = n_cand
+            for i in range(N_FEATURES):
+                cand_x[k, i] = x[i]
+                cand_y[k, i] = y[i]
+            cand[k, C_ROW] = row
+            cand[k, C_TARGET] = torpedo if fire == 1 else NO_TARGET
+            cand[k, C_AT] = at
+            cand[k, C_TRIGGER] = trigger_mine
+            cand[k, C_TRIGGER_AT] = trigger_at
+            n_cand += 1
+    set_regrets(cand_x, n_cand)
+    pick = -1
+    exploring = exploring and n_cand > 0
+    for k in range(n_cand):
+        if exploring:
+            take = rand_below(rng, k + 1) == 0  # reservoir: each candidate kept with chance 1/count
+        else:
+            score = advantage(weights, cand_x[k], cand_y[k]) + rand_below(rng, 1024) * TIE_NOISE
+            take = score > best
             if take:
-                found = True
-                chosen[C_ROW] = row
-                chosen[C_TARGET] = torpedo if fire == 1 else NO_TARGET
-                chosen[C_AT] = at
-                chosen[C_TRIGGER] = trigger_mine
-                chosen[C_TRIGGER_AT] = trigger_at
-                for i in range(N_FEATURES):
-                    diff[i] = x[i] - y[i]
+                best = score
+        if take:
+            pick = k
+    found = pick >= 0
+    if found:
+        for i in range(CHOSEN_SIZE):
+            chosen[i] = cand[pick, i]
+        for i in range(N_FEATURES):
+            diff[i] = cand_x[pick, i] - cand_y[pick, i]
     if not found:
         # Boxed in with one life and nothing charged: the only line left.
         for i in range(N_FEATURES):

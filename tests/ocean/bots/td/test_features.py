@@ -10,8 +10,8 @@ from ocean import _state as S
 from ocean.board import build_board
 from ocean.bots.td._features import (
     F_BELIEVED, F_DANGER, F_DISTANCE, F_FIRED, F_LIVES, F_MINE, F_MINES, F_REACH, F_ROOM, F_SILENCE, F_SILENCED,
-    F_SONAR, F_SURFACED, F_TORPEDO, F_V3, FEATURE_NAMES, N_FEATURES, advantage, charge_shares, expected_mines, line_features,
-    live_mines, opponent_last_turn, reach_chance, win_rate,
+    F_REGRET, F_SONAR, F_SURFACED, F_TORPEDO, F_V3, FEATURE_NAMES, N_FEATURES, advantage, charge_shares, expected_mines,
+    line_features, live_mines, opponent_last_turn, reach_chance, set_regrets, win_rate,
 )
 from ocean.bots.td.coefficients import COEFFICIENTS_TD, WEIGHT_BOUND
 from ocean.constants import ACT_MOVE, ACT_SILENCE, ACT_SURFACE, ACT_TORPEDO, CELLS, MINE, SILENCE, SONAR, TORPEDO, WIDTH
@@ -115,3 +115,10 @@ def test_the_advantage_is_linear_in_the_difference_and_its_win_rate_logistic():
     assert advantage(w, x, y) == pytest.approx(0.5 * (0 - 1) - 1.0 * (1 - 1))
     assert win_rate(2.0) == pytest.approx(1 / (1 + math.exp(-2.0)))
     assert win_rate(-800.0) == 0.0 and win_rate(800.0) == 1.0  # no overflow
+
+
+def test_regret_is_each_lines_v3_score_below_the_turns_best():
+    xs = np.zeros((4, N_FEATURES))
+    xs[:, F_V3] = [0.5, -1.0, 2.0, 7.0]  # the last row is past n: not a line of this turn
+    set_regrets(xs, 3)
+    assert list(xs[:3, F_REGRET]) == [-1.5, -3.0, 0.0] and xs[3, F_REGRET] == 0.0

@@ -9,7 +9,7 @@ from ocean import _state as S
 from ocean.board import build_board
 from ocean.bots._baselines import seed_rng
 from ocean.bots.td._turn import TD_MEM, td_choose
-from ocean.bots.td.coefficients import F_BELIEVED, F_DISTANCE, F_LIVES, N_FEATURES
+from ocean.bots.td.coefficients import F_BELIEVED, F_DISTANCE, F_LIVES, F_REGRET, N_FEATURES
 from ocean.bots.v3._observe import v3_reset
 from ocean.constants import ACT_MOVE, ACTION_FIELDS, EAST, NORTH, SOUTH, WEST, ERR_NONE, MAX_LINE_ACTIONS, WIDTH
 from ocean.maps import parse_rows
@@ -66,3 +66,13 @@ def test_zero_epsilon_never_explores_and_exploration_is_seeded():
     explored = {tuple(_first_turn(w, epsilon=1.0, seed=s)[0][0]) for s in range(12)}
     assert len(explored) > 1
     assert _first_turn(w, epsilon=1.0, seed=4)[0].tolist() == _first_turn(w, epsilon=1.0, seed=4)[0].tolist()
+
+
+def test_trusting_the_regret_alone_plays_v3s_best_line():
+    w = np.zeros(N_FEATURES)
+    w[F_REGRET] = 1.0
+    for start in ((1, 2), (7, 7), (13, 4)):
+        _, diff = _first_turn(w, start=start)
+        assert diff[F_REGRET] == 0.0
+    _, explored = _first_turn(w, epsilon=1.0, seed=5)
+    assert explored[F_REGRET] <= 0.0

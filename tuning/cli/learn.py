@@ -62,22 +62,30 @@ def learn(
     out: Optional[str] = typer.Option(None, help="Write the learned weights here as a coefficient file "
                                                  "(ocean bot --params FILE, params:FILE)."),
     storage: Optional[str] = typer.Option(None, help=STORAGE_HELP),
-    epsilon: float = typer.Option(0.3, help="Chance of a random line instead of the best one (exploration)."),
-    lam: float = typer.Option(0.8, "--lambda", help="TD(lambda)'s trace decay: 0 looks one turn ahead, 1 to the result."),
-    learning_rate: float = typer.Option(0.005, help="Step size of the TD update."),
-    schedule: str = typer.Option("harmonic", help="constant, or harmonic: rate / (1 + games / --decay-games)."),
-    decay_games: int = typer.Option(50_000, help="Games after which a harmonic rate has halved."),
-    start: str = typer.Option("zero", help="Starting weights: zero, or a tunable-td coefficient file."),
-    opponents: str = typer.Option("self", help="Comma-separated, taken in turn game by game: self (both sides "
-                                               "learn), tunable-v3 (its defaults; only our side learns)."),
-    round_games: int = typer.Option(1000, help="Games per round: a checkpoint of weights after each."),
-    batches: int = typer.Option(2, help="Ray tasks per round, each learning from the round's weights; the "
-                                        "driver averages them (part of the run's definition: results never "
-                                        "depend on the cores)."),
-    seed: int = typer.Option(0, help="Which learning maps (0-99): runs with other seeds see other maps."),
-    score_every: int = typer.Option(10_000, help="Score a checkpoint against the yardsticks every this many "
-                                                 "games (0: never)."),
-    score_maps: int = typer.Option(100, help="Held-out maps per yardstick score (each played twice)."),
+    epsilon: Optional[float] = typer.Option(None, help="Chance of a random line instead of the best one "
+                                                       "(exploration; default 0.3)."),
+    lam: Optional[float] = typer.Option(None, "--lambda", help="TD(lambda)'s trace decay: 0 looks one turn ahead, "
+                                                               "1 to the result (default 0.8)."),
+    learning_rate: Optional[float] = typer.Option(None, help="Step size of the TD update (default 0.005)."),
+    schedule: Optional[str] = typer.Option(None, help="constant, or harmonic (the default): rate / (1 + games / "
+                                                      "--decay-games)."),
+    decay_games: Optional[int] = typer.Option(None, help="Games after which a harmonic rate has halved (50,000)."),
+    start: Optional[str] = typer.Option(None, help="Starting weights: zero (the default), or a tunable-td "
+                                                   "coefficient file."),
+    opponents: Optional[str] = typer.Option(None, help="Comma-separated, taken in turn game by game: self (the "
+                                                       "default; both sides learn), tunable-v3 (its defaults; only "
+                                                       "our side learns)."),
+    round_games: Optional[int] = typer.Option(None, help="Games per round: a checkpoint of weights after each "
+                                                         "(1,000)."),
+    batches: Optional[int] = typer.Option(None, help="Ray tasks per round, each learning from the round's weights; "
+                                                     "the driver averages them (2; part of the run's definition: "
+                                                     "results never depend on the cores)."),
+    seed: Optional[int] = typer.Option(None, help="Which learning maps (0-99, default 0): runs with other seeds "
+                                                  "see other maps."),
+    score_every: Optional[int] = typer.Option(None, help="Score a checkpoint against the yardsticks every this "
+                                                         "many games (10,000; 0: never)."),
+    score_maps: Optional[int] = typer.Option(None, help="Held-out maps per yardstick score, each played twice "
+                                                        "(100)."),
     report: bool = typer.Option(False, help="Print the run's learning curve (no games played)."),
     plot: Optional[str] = typer.Option(None, help="With --report: draw the curve into this PNG file."),
     as_json: bool = typer.Option(False, "--json", help="With --report: the curve as one JSON object."),
@@ -102,30 +110,40 @@ def learn(
         return
     if games is None or out is None:
         fail("give --games N (self-play games to reach) and --out FILE (where the weights go), or --report")
-    options = LearnOptions(games=games, epsilon=epsilon, lam=lam, learning_rate=learning_rate, schedule=schedule,
-                           decay_games=decay_games, start={}, opponents=tuple(o.strip() for o in opponents.split(",")),
-                           round_games=round_games, batches=batches, seed=seed, score_every=score_every,
-                           score_maps=score_maps)
-    options.check()
-    from dataclasses import replace
+    given = {key: value for key, value in dict(
+        epsilon=epsilon, lam=lam, learning_rate=learning_rate, schedule=schedule, decay_games=decay_games,
+        opponents=None if opponents is None else tuple(o.strip() for o in opponents.split(",")),
+        round_games=round_games, batches=batches, seed=seed, score_every=score_every, score_maps=score_maps,
+    ).items() if value is not None}
+    LearnOptions(games=games, **given).check()  # every mistake is found before a file is written
+    start_weights = None if start is None else starting_weights(start)
+    _learn_and_write(name, url, games, given, start_weights, out, ray_address)
 
-    options = replace(options, start=starting_weights(start))
-    _learn_and_write(name, url, options, out, ray_address)
 
-
-def _learn_and_write(name, url, options, out, ray_address) -> None:
+def _learn_and_write(name, url, games, given, start_weights, out, ray_address) -> None:
+    """Create the run from the options given (the rest: defaults), or carry the stored one on:
+    options not given are the stored ones, options given must match them."""
     from ocean.bots.coefficients import save_params
     from tuning.driver.cluster import connect
-    from tuning.driver.learn import POLICY, LearnOptions, run_learn
+    from tuning.driver.learn import POLICY, LearnOptions, run_learn, starting_weights
+    from tuning.errors import TuningError
     from tuning.storage.learnstore import open_learn
 
     store = open_learn(name, url, create=True)
     try:
-        stored, created = store.create_or_check(options.definition(), may_differ=("games",))
-        if not created:  # the stored run's options, with the new target
-            stored = dict(stored, games=options.games, opponents=tuple(stored["opponents"]),
-                          yardsticks=tuple(stored["yardsticks"]))
-            options = LearnOptions(**stored)
+        stored = store.definition()
+        if stored is None:
+            options = LearnOptions(games=games, start=start_weights or starting_weights("zero"), **given)
+            stored, _ = store.create_or_check(options.definition(), may_differ=("games",))
+        wanted = dict(given, **({} if start_weights is None else {"start": start_weights}))
+        differ = [f"--{key.replace('_', '-') if key != 'lam' else 'lambda'} {_text(value)} (the run has "
+                  f"{_text(stored[key])})" for key, value in wanted.items()
+                  if not _same(stored.get(key), value)]
+        if differ:
+            raise TuningError(f"learning run {name!r} exists with other settings: {'; '.join(differ)}; carry it on "
+                              f"without them (tune learn {name} --games N --out FILE) or give a new run another name")
+        options = LearnOptions(**dict(stored, games=games, opponents=tuple(stored["opponents"]),
+                                      yardsticks=tuple(stored["yardsticks"])))
         cpus = connect(ray_address)
         last = store.last_checkpoint()
         with _Bar(name, options.games, last.games if last else 0) as bar:
@@ -139,6 +157,18 @@ def _learn_and_write(name, url, options, out, ray_address) -> None:
             typer.echo(f"  vs {s.opponent}: {s.score:.3f} [{s.low:.3f}, {s.high:.3f}] on {s.maps} held-out maps x 2")
     finally:
         store.storage.close()
+
+
+def _same(stored, given) -> bool:
+    return stored == given if isinstance(given, dict) else _text(stored) == _text(given)
+
+
+def _text(value) -> str:
+    if isinstance(value, (list, tuple)):
+        return ",".join(map(str, value))
+    if isinstance(value, dict):
+        return "the weights of that file" if any(value.values()) else "zero"
+    return str(value)
 
 
 COMMANDS = (learn,)

@@ -200,6 +200,9 @@ def run_learn(store: LearnStore, options: LearnOptions, *, parallel: int,
     if cp is None:
         cp = Checkpoint(0, 0, {n: float(options.start.get(n, 0.0)) for n in order}, 0.0, 0, 0.0)
         store.add_checkpoint(cp)
+    if set(cp.weights) != set(order):
+        raise TuningError(f"learning run {store.name!r} was learned with other features ({', '.join(sorted(set(cp.weights) ^ set(order)))} "
+                          f"differ from {POLICY}'s now); start a new run under another name")
     history = store.checkpoints()
     scored = {(s.round, s.opponent) for s in store.scores()}
     for due, yardstick in _score_rounds(options, history, scored):

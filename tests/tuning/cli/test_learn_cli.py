@@ -34,9 +34,15 @@ def test_learn_writes_weights_that_play_and_a_curve(workdir, ray_cluster):
     assert [r["games"] for r in curve["curve"]] == [0, 60] and "patient-v1" in curve["curve"][1]
     assert (workdir / "curve.png").stat().st_size > 5000
 
-    more = run_tune("learn", "tiny", "--games", "90", "--round-games", "30", "--score-every", "60", "--score-maps",
-                    "2", "--out", "more.toml", "--ray-address", ray_cluster, cwd=workdir, timeout=900)
+    # carried on with only a higher target: the stored options are used
+    more = run_tune("learn", "tiny", "--games", "90", "--out", "more.toml", "--ray-address", ray_cluster, cwd=workdir,
+                    timeout=900)
     assert "tiny: 90 self-play games, 3 rounds" in more.stdout
+    refused = run_tune("learn", "tiny", "--games", "90", "--out", "more.toml", "--epsilon", "0.5", cwd=workdir,
+                       check=False)
+    assert refused.returncode == 2 and refused.stderr.strip() == (
+        "error: learning run 'tiny' exists with other settings: --epsilon 0.5 (the run has 0.3); carry it on without "
+        "them (tune learn tiny --games N --out FILE) or give a new run another name")
 
 
 @pytest.mark.parametrize("args, message", [

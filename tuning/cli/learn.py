@@ -144,10 +144,14 @@ def _learn_and_write(name, url, games, given, start_weights, out, ray_address) -
                               f"without them (tune learn {name} --games N --out FILE) or give a new run another name")
         options = LearnOptions(**dict(stored, games=games, opponents=tuple(stored["opponents"]),
                                       yardsticks=tuple(stored["yardsticks"])))
-        cpus = connect(ray_address)
         last = store.last_checkpoint()
-        with _Bar(name, options.games, last.games if last else 0) as bar:
-            cp = run_learn(store, options, parallel=cpus, on_round=bar.on_round, on_score=bar.on_score)
+        if last is not None and last.games > games:
+            # Past the target: the checkpoint reached at it (the learning curve's points), nothing played.
+            cp = [c for c in store.checkpoints() if c.games <= games][-1]
+        else:
+            cpus = connect(ray_address)
+            with _Bar(name, options.games, last.games if last else 0) as bar:
+                cp = run_learn(store, options, parallel=cpus, on_round=bar.on_round, on_score=bar.on_score)
         save_params(cp.weights, out, {"learned_by": f"tune learn {name}", "storage": store.storage.masked,
                                       "self_play_games": cp.games, "round": cp.round}, policy=POLICY)
         typer.echo(f"{name}: {cp.games:,} self-play games, {cp.round} rounds; weights written to {out} "

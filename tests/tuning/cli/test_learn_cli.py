@@ -38,6 +38,10 @@ def test_learn_writes_weights_that_play_and_a_curve(workdir, ray_cluster):
     more = run_tune("learn", "tiny", "--games", "90", "--out", "more.toml", "--ray-address", ray_cluster, cwd=workdir,
                     timeout=900)
     assert "tiny: 90 self-play games, 3 rounds" in more.stdout
+    # a target below the run's games writes the checkpoint reached there, playing nothing
+    early = run_tune("learn", "tiny", "--games", "30", "--out", "at30.toml", cwd=workdir)
+    assert "tiny: 30 self-play games, 1 rounds" in early.stdout
+    assert read_params_file(workdir / "at30.toml")[1] != read_params_file(workdir / "more.toml")[1]
     refused = run_tune("learn", "tiny", "--games", "90", "--out", "more.toml", "--epsilon", "0.5", cwd=workdir,
                        check=False)
     assert refused.returncode == 2 and refused.stderr.strip() == (

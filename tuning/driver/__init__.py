@@ -1,7 +1,8 @@
 """The run: ``runner`` (the ask/tell loop: scheduling, the pruning and failure policy), ``leases``
 (which driver runs which trial; adopting the trials of drivers that are gone), ``pool`` (batches
 in flight on Ray), ``worker`` (what a Ray task plays), ``evaluation`` (a trial's batches and how
-its games become a score), ``bottest`` (the driver and verdict of a sequential test, ``tune test``), ``cluster``
+its games become a score), ``bottest`` (the driver and verdict of a sequential test, ``tune test``), ``learn`` (TD self-play
+rounds of ``tune learn``), ``cluster``
 (joining Ray) and ``programs`` (checking external
 programs on every node before a study plays them). May import: ``tuning.study``,
 ``tuning.stats``, ``tuning.storage``, ``tuning.errors`` and ``ocean``; never results or the
@@ -10,7 +11,7 @@ command line. The names below load on first use (Ray is slow to import).
 from importlib import import_module
 
 __all__ = ["StudyRunner", "RunReport", "RunProgress", "Batch", "BatchPool", "play_batch", "connect",
-           "check_programs"]
+           "check_programs", "run_learn", "LearnOptions"]
 
 _HOME = {
     "StudyRunner": "tuning.driver.runner",
@@ -21,6 +22,8 @@ _HOME = {
     "play_batch": "tuning.driver.worker",
     "connect": "tuning.driver.cluster",
     "check_programs": "tuning.driver.programs",
+    "run_learn": "tuning.driver.learn",
+    "LearnOptions": "tuning.driver.learn",
 }
 
 

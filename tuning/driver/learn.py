@@ -14,6 +14,7 @@ the weights of an undisturbed one. No wall clock decides anything.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Sequence
 
@@ -201,16 +202,15 @@ def run_learn(store: LearnStore, options: LearnOptions, *, parallel: int,
         cp = Checkpoint(0, 0, {n: float(options.start.get(n, 0.0)) for n in order}, 0.0, 0, 0.0)
         store.add_checkpoint(cp)
     if set(cp.weights) != set(order):
-        raise TuningError(f"learning run {store.name!r} was learned with other features ({', '.join(sorted(set(cp.weights) ^ set(order)))} "
-                          f"differ from {POLICY}'s now); start a new run under another name")
+        changed = ", ".join(sorted(set(cp.weights) ^ set(order)))
+        raise TuningError(f"learning run {store.name!r} was learned with other features ({changed} differ from "
+                          f"{POLICY}'s now); start a new run under another name")
     history = store.checkpoints()
     scored = {(s.round, s.opponent) for s in store.scores()}
     for due, yardstick in _score_rounds(options, history, scored):
         on_score(score_checkpoint(store, options, due, yardstick, parallel))
         scored.add((due.round, yardstick))
     while cp.games < options.games:
-        import time
-
         started = time.perf_counter()  # reported only
         n = min(options.round_games, options.games - cp.games)
         alpha = learning_rate(options, cp.games)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import sqlalchemy as sa
 from sqlalchemy import JSON, BigInteger, Float, Integer, String, UniqueConstraint
@@ -188,8 +189,6 @@ def open_learn(name: str, url: str, *, create: bool) -> LearnStore:
     parsed = parse_url(url)
     if not create and parsed.get_backend_name() == "sqlite" and not parsed.database:
         raise StudyNotFound(f"no learning run named {name!r}: give --storage")
-    from pathlib import Path
-
     if not create and parsed.get_backend_name() == "sqlite" and not Path(parsed.database).exists():
         raise StudyNotFound(f"no learning run named {name!r}: there is no database at {parsed.database}; start one "
                             f"with  tune learn {name} --games N --out FILE  (or give --storage)")

@@ -32,7 +32,8 @@ def test_a_run_is_defined_once_and_its_rows_are_idempotent(any_url):
 
 
 def test_reading_a_missing_run_says_how_to_start_one(tmp_path, sqlite_url):
-    with pytest.raises(StudyNotFound, match=r"^no learning run named 'nope': there is no database at .*tune learn nope"):
+    with pytest.raises(StudyNotFound,
+                       match=r"^no learning run named 'nope': there is no database at .*tune learn nope"):
         open_learn("nope", f"sqlite:///{tmp_path}/none.db", create=False)
     open_learn("other", sqlite_url, create=True).storage.close()
     with pytest.raises(StudyNotFound, match=r"^no learning run named 'nope' in .*; start one with  tune learn nope"):

@@ -13,7 +13,9 @@ from ocean._jit import kernel
 
 from ocean import _state as S
 from ocean.board import REACH
-from ocean.constants import ACT_SILENCE, ACT_SURFACE, ACT_TORPEDO, CELLS, MINE, POWER_COST, SILENCE, SONAR, TORPEDO, WIDTH
+from ocean.constants import (
+    ACT_SILENCE, ACT_SURFACE, ACT_TORPEDO, CELLS, MINE, POWER_COST, SILENCE, SONAR, TORPEDO, WIDTH,
+)
 from ocean.bots.td.coefficients import (
     F_BELIEVED, F_DANGER, F_DISTANCE, F_FIRED, F_LIVES, F_MINE, F_MINES, F_REACH, F_ROOM, F_SILENCE, F_SILENCED,
     F_SONAR, F_SURFACED, F_TORPEDO, F_REGRET, F_V3, FEATURE_NAMES, FEATURES, N_FEATURES,

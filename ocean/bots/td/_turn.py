@@ -25,7 +25,8 @@ from ocean.bots.v2._retaliation import near_opponent
 from ocean.bots.v2._turn import room
 from ocean.bots.v3._answer import FIRE_SILENCED, MAX_COVER, ROWS, TABLES_SIZE, cells_to_rows, opponent_answer
 from ocean.bots.v3._lines import (
-    AT_END, AT_MID, AT_START, L_END, L_MID, L_MOVE, L_PATH, L_PATH_COUNT, L_SIL_DIR, L_SURFACE, LINE_FIELDS, MAX_LINES, charges_after,
+    AT_END, AT_MID, AT_START, L_END, L_MID, L_MOVE, L_PATH, L_PATH_COUNT, L_SIL_DIR, L_SURFACE, LINE_FIELDS, MAX_LINES,
+    charges_after,
     enumerate_lines, group_key, opponent_view,
 )
 from ocean.bots.v3._observe import M_OPP_CHARGE, M_OPP_SILENCE_CHARGE, M_TABLES, V3_MEM, v3_observe

@@ -1,7 +1,9 @@
 """The learned bot's features by name (``FEATURES``: what each measures, on each side) and its
 coefficients: one weight per feature, in slot order. No kernel here: naming a policy compiles
-nothing (``bots.registry``); the kernels that compute the features are in ``_features``. The defaults are hand-set (a life is worth most; the rest a first guess); ``tune learn``
-starts from zero weights unless told otherwise and writes what it learns as a coefficient file."""
+nothing (``bots.registry``); the kernels that compute the features are in ``_features``. The
+defaults are hand-set (a life is worth one unit, v3's ranking is trusted fully, the rest a first
+guess); ``tune learn`` starts from zero weights unless told otherwise and writes what it learns
+as a coefficient file."""
 from ocean.bots.coefficients import VECTOR_SIZE, Coefficient
 
 # (name, meaning) of every feature, in slot order: the coefficient registry and the docs read it.

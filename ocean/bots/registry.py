@@ -110,6 +110,10 @@ TABLE: tuple[Policy, ...] = (
            turn="ocean.bots.v3._turn:v3_turn", memory="ocean.bots.v3._observe:V3_MEM",
            coefficients=f"{_COEFS}:COEFFICIENTS_V3", frozen=False, warmup=False,
            description="the v3 search: the opponent's answer and ours (bots/v3/)"),
+    Policy("tunable-td", kind=6, start=f"{_V1}:roomy_start", reset="ocean.bots.v3._observe:v3_reset",
+           turn="ocean.bots.td._turn:td_turn", memory="ocean.bots.td._turn:TD_MEM",
+           coefficients="ocean.bots.td.coefficients:COEFFICIENTS_TD", frozen=False, warmup=False,
+           description="v3's search scored by a linear advantage learned by TD self-play (bots/td/)"),
 )
 
 POLICIES: dict[str, int] = {p.name: p.kind for p in TABLE}

@@ -155,7 +155,8 @@ def _finish_creation(study: optuna.Study, spec: StudySpec, panel: list[BotSpec] 
     if ATTR_CODE not in attrs:
         study.set_user_attr(ATTR_CODE, [{**code_record(), "since": 0, "by": "tune launch"}])
     if not study.get_trials(deepcopy=False):
-        study.enqueue_trial(build_space(spec).reference_params(), user_attrs={"reference": "defaults"})
+        study.enqueue_trial(build_space(spec).reference_params(),
+                            user_attrs={"reference": "start" if spec.start else "defaults"})
 
 
 def create_study(spec: StudySpec, url: str) -> StudyHandle:

@@ -27,6 +27,7 @@ class SearchSpace:
     program: bool = False
     references: dict[str, float] | None = None
     policy: str = registry.V1  # the in-process tunable bot whose registry this space draws from
+    start: dict[str, float] | None = None  # a warm start's coefficients (``[search] start``), else the defaults
 
     def full_params(self, trial_params: Mapping[str, float]) -> dict[str, float]:
         """The complete, validated parameter set of a trial."""
@@ -35,15 +36,17 @@ class SearchSpace:
             for name, value in trial_params.items():
                 out[name] = int(value) if isinstance(self.distributions.get(name), IntDistribution) else float(value)
             return out
-        values = registry.validate({**registry.defaults(self.policy), **self.fixed, **trial_params},
+        values = registry.validate({**registry.defaults(self.policy), **(self.start or {}), **self.fixed,
+                                    **trial_params},
                                    policy=self.policy)
         return {c.name: int(values[c.name]) if c.integer else values[c.name] for c in registry.registry(self.policy)}
 
     def reference_params(self) -> dict[str, float]:
-        """The bot's defaults for the tuned parameters: trial 0, the reference point."""
+        """The bot's defaults for the tuned parameters (a warm start's values if the study has
+        one): trial 0, the reference point, where SPSA's theta and CMA-ES start."""
         if self.program:
             return dict(self.references)
-        defaults = registry.defaults(self.policy)
+        defaults = {**registry.defaults(self.policy), **(self.start or {})}
         return {name: defaults[name] for name in self.distributions}
 
 
@@ -65,7 +68,7 @@ def build_space(spec: StudySpec) -> SearchSpace:
             distributions[name] = IntDistribution(int(low), int(high), log=entry.log)
         else:
             distributions[name] = FloatDistribution(float(low), float(high), log=entry.log)
-    return SearchSpace(distributions=distributions, fixed=fixed, policy=spec.policy)
+    return SearchSpace(distributions=distributions, fixed=fixed, policy=spec.policy, start=spec.start)
 
 
 def _program_space(spec: StudySpec) -> SearchSpace:

@@ -187,6 +187,9 @@ class StudySpec(_Strict):
     batch_pairs: Union[int, str] = 10
     pruning: PruningSpec = Field(default_factory=PruningSpec)
     validation: ValidationSpec = Field(default_factory=ValidationSpec)
+    # Warm start: the coefficients of ``[search] start = "FILE"`` (read by ``parse_spec``, stored
+    # with the study so a resume needs no file): trial 0 and SPSA's/CMA-ES's first point.
+    start: dict[str, float] | None = None
 
     @field_validator("time", mode="before")
     @classmethod
@@ -310,7 +313,10 @@ class StudySpec(_Strict):
     def stored(self) -> dict:
         """The spec as stored with the study: without storage and Ray address, which belong to a
         run (and may hold passwords)."""
-        return self.model_dump(mode="json", exclude={"storage", "ray_address"})
+        stored = self.model_dump(mode="json", exclude={"storage", "ray_address"})
+        if stored.get("start") is None:
+            stored.pop("start", None)  # a study without a warm start is stored as it always was
+        return stored
 
 
 def _check_panel(value: Any) -> Any:
@@ -431,10 +437,32 @@ def parse_spec(data: Any, *, source: str = "study", base: str | Path | None = No
             if not os.path.isdir(bot["cwd"]):
                 raise SpecError(f"{source}: bot.cwd: folder {bot['cwd']} does not exist")
         data = {**data, "bot": bot}
+    if isinstance(data.get("search"), dict) and "start" in data["search"]:
+        data = _warm_start(data, source, base)
     try:
         return StudySpec.model_validate(data)
     except ValidationError as exc:
         raise SpecError(f"{source}: {_first_error(exc)}") from None
+
+
+def _warm_start(data: dict, source: str, base: str | Path | None) -> dict:
+    """``[search] start = "FILE"`` read into the top-level ``start`` (the file's coefficients):
+    a coefficient file of the study's policy, relative to the study file's folder."""
+    search = dict(data["search"])
+    start = search.pop("start")
+    policy = data.get("policy", registry.V1)
+    if data.get("bot") is not None or not isinstance(start, str):
+        raise SpecError(f"{source}: search.start: give the path of a coefficient file of the study's policy "
+                        f"(e.g. start = \"learned.toml\", as tune learn or tune export write); a [bot] study has none")
+    path = Path(start) if base is None or Path(start).is_absolute() else Path(base) / start
+    try:
+        file_policy, values = registry.read_params_file(path)
+    except registry.ParamsError as exc:
+        raise SpecError(f"{source}: search.start: {exc}") from None
+    if file_policy != policy:
+        raise SpecError(f"{source}: search.start: {start} holds coefficients of {file_policy!r}, the study tunes "
+                        f"{policy!r}; give a file of {policy!r} or set policy = {file_policy!r}")
+    return {**data, "search": search, "start": values}
 
 
 def load_spec(path: str | Path) -> StudySpec:

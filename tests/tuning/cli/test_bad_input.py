@@ -112,7 +112,7 @@ MALFORMED = [
     pytest.param(_set("kind", 'kind = "annealing"'), "sampler.kind: input should be 'tpe', 'cmaes', 'gp', 'random' or 'spsa'",
                  id="unknown-sampler"),
     pytest.param(_set("batch_pairs", 'batch_pairs = 2\npolicy = "tunable-v1"'),
-                 "policy: input should be 'tunable', 'tunable-v2' or 'tunable-v3'", id="policy-not-tuned"),
+                 "policy: input should be 'tunable', 'tunable-v2', 'tunable-v3' or 'tunable-td'", id="policy-not-tuned"),
     pytest.param(GOOD + "colour = 1\n", "unknown key 'validation.colour'; allowed here: seeds, games, top_k",
                  id="unknown-key"),
     pytest.param(_set("name", 'name = "two words"'), "name: use 1-64 letters", id="bad-name"),

@@ -1,0 +1,40 @@
+"""A learning run's rows on real SQLite and PostgreSQL: the definition stored once and checked,
+checkpoints and scores written once per round (a resumed round stores nothing twice)."""
+import pytest
+
+from tuning.errors import StudyNotFound, TuningError
+from tuning.storage.learnstore import Checkpoint, Score, open_learn
+
+
+def test_a_run_is_defined_once_and_its_rows_are_idempotent(any_url):
+    store = open_learn("td1", any_url, create=True)
+    try:
+        definition = {"games": 100, "epsilon": 0.3, "lam": 0.8}
+        assert store.create_or_check(definition, may_differ=("games",)) == (definition, True)
+        assert store.create_or_check(dict(definition, games=500), may_differ=("games",))[1] is False
+        with pytest.raises(TuningError, match=r"^learning run 'td1' exists with other settings: epsilon is 0.3, "
+                                              r"not 0.1; carry it on"):
+            store.create_or_check(dict(definition, epsilon=0.1), may_differ=("games",))
+        assert store.last_checkpoint() is None
+        for r in range(3):
+            store.add_checkpoint(Checkpoint(r, 100 * r, {"lives": 0.1 * r}, 0.01, 50, 1.0))
+        store.add_checkpoint(Checkpoint(2, 200, {"lives": 99.0}, 0.01, 50, 1.0))  # a replayed round: kept as first
+        assert [c.round for c in store.checkpoints()] == [0, 1, 2]
+        assert store.last_checkpoint().weights == {"lives": pytest.approx(0.2)}
+        store.add_score(Score(2, 200, "patient-v1", 10, 0.6, 0.5, 0.7))
+        store.add_score(Score(2, 200, "patient-v1", 10, 0.1, 0.0, 0.2))
+        assert store.scores() == [Score(2, 200, "patient-v1", 10, 0.6, 0.5, 0.7)]
+        other = open_learn("td2", any_url, create=True)
+        assert other.checkpoints() == [] and other.definition() is None
+        other.storage.close()
+    finally:
+        store.storage.close()
+
+
+def test_reading_a_missing_run_says_how_to_start_one(tmp_path, sqlite_url):
+    with pytest.raises(StudyNotFound,
+                       match=r"^no learning run named 'nope': there is no database at .*tune learn nope"):
+        open_learn("nope", f"sqlite:///{tmp_path}/none.db", create=False)
+    open_learn("other", sqlite_url, create=True).storage.close()
+    with pytest.raises(StudyNotFound, match=r"^no learning run named 'nope' in .*; start one with  tune learn nope"):
+        open_learn("nope", sqlite_url, create=False)

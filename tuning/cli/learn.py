@@ -1,0 +1,178 @@
+"""``tune learn``: learn the ``tunable-td`` bot's weights by TD(lambda) self-play on Ray, every
+checkpoint stored, resumable, with its learning curve against the yardstick bots.
+
+``COMMANDS`` holds the command (``tuning.cli.main`` adds it to the app)."""
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from tuning.cli.common import RAY_HELP, STORAGE_HELP, fail, fmt, json_text, user_errors
+
+__all__ = ["COMMANDS", "learn"]
+
+
+class _Bar:
+    """One rich progress line on stderr: self-play games, the round's TD error, the last score."""
+
+    def __init__(self, name: str, total: int, done: int) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.progress = Progress(TextColumn("{task.description}"), BarColumn(bar_width=24), MofNCompleteColumn(),
+                                 TimeElapsedColumn(), TextColumn("{task.fields[note]}"), console=Console(stderr=True))
+        self.task = self.progress.add_task(f"{name} self-play games", total=total, completed=done, note="")
+        self.score = ""
+
+    def __enter__(self):
+        self.progress.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.progress.stop()
+
+    def on_round(self, cp) -> None:
+        self.progress.update(self.task, completed=cp.games,
+                             note=f"round {cp.round}  TD error {cp.td_error:.4f}/turn  {self.score}")
+
+    def on_score(self, s) -> None:
+        self.score = f"{s.opponent} {s.score:.3f} at {s.games:,}"
+        self.progress.update(self.task, note=self.score)
+
+
+def _print_curve(store, as_json: bool) -> None:
+    from tuning.results.learncurve import curve_table
+
+    rows = curve_table(store)
+    if as_json:
+        typer.echo(json_text({"run": store.name, "curve": rows}))
+        return
+    names = sorted({k for r in rows for k in r if k not in ("round", "games")})
+    typer.echo(f"{'games':>10}  " + "  ".join(f"{'vs ' + n:>26}" for n in names))
+    for r in rows:
+        cells = [f"{fmt(r[n]['score'])} [{fmt(r[n]['low'])}, {fmt(r[n]['high'])}]" if n in r else "-" for n in names]
+        typer.echo(f"{r['games']:>10,}  " + "  ".join(f"{c:>26}" for c in cells))
+
+
+@user_errors
+def learn(
+    name: str = typer.Argument(..., help="Name of the learning run (its checkpoints are stored under it)."),
+    games: Optional[int] = typer.Option(None, help="Self-play games to reach (a run carried on goes on to this)."),
+    out: Optional[str] = typer.Option(None, help="Write the learned weights here as a coefficient file "
+                                                 "(ocean bot --params FILE, params:FILE)."),
+    storage: Optional[str] = typer.Option(None, help=STORAGE_HELP),
+    epsilon: Optional[float] = typer.Option(None, help="Chance of a random line instead of the best one "
+                                                       "(exploration; default 0.3)."),
+    lam: Optional[float] = typer.Option(None, "--lambda", help="TD(lambda)'s trace decay: 0 looks one turn ahead, "
+                                                               "1 to the result (default 0.8)."),
+    learning_rate: Optional[float] = typer.Option(None, help="Step size of the TD update (default 0.005)."),
+    schedule: Optional[str] = typer.Option(None, help="constant, or harmonic (the default): rate / (1 + games / "
+                                                      "--decay-games)."),
+    decay_games: Optional[int] = typer.Option(None, help="Games after which a harmonic rate has halved (50,000)."),
+    start: Optional[str] = typer.Option(None, help="Starting weights: zero (the default), or a tunable-td "
+                                                   "coefficient file."),
+    opponents: Optional[str] = typer.Option(None, help="Comma-separated, taken in turn game by game: self (the "
+                                                       "default; both sides learn), tunable-v3 (its defaults; only "
+                                                       "our side learns)."),
+    round_games: Optional[int] = typer.Option(None, help="Games per round: a checkpoint of weights after each "
+                                                         "(1,000)."),
+    batches: Optional[int] = typer.Option(None, help="Ray tasks per round, each learning from the round's weights; "
+                                                     "the driver averages them (2; part of the run's definition: "
+                                                     "results never depend on the cores)."),
+    seed: Optional[int] = typer.Option(None, help="Which learning maps (0-99, default 0): runs with other seeds "
+                                                  "see other maps."),
+    score_every: Optional[int] = typer.Option(None, help="Score a checkpoint against the yardsticks every this "
+                                                         "many games (10,000; 0: never)."),
+    score_maps: Optional[int] = typer.Option(None, help="Held-out maps per yardstick score, each played twice "
+                                                        "(100)."),
+    report: bool = typer.Option(False, help="Print the run's learning curve (no games played)."),
+    plot: Optional[str] = typer.Option(None, help="With --report: draw the curve into this PNG file."),
+    as_json: bool = typer.Option(False, "--json", help="With --report: the curve as one JSON object."),
+    ray_address: Optional[str] = typer.Option(None, help=RAY_HELP),
+) -> None:
+    """Learn the tunable-td bot's weights by TD(lambda) self-play (seed 003), resumable."""
+    from tuning.driver.learn import LearnOptions, starting_weights
+    from tuning.storage.database import resolve_url
+    from tuning.storage.learnstore import open_learn
+
+    url = resolve_url(name, option=storage)
+    if report:
+        store = open_learn(name, url, create=False)
+        try:
+            _print_curve(store, as_json)
+            if plot:
+                from tuning.results.learncurve import draw_curve
+
+                typer.echo(f"curve: {draw_curve(store, plot)}", err=as_json)
+        finally:
+            store.storage.close()
+        return
+    if games is None or out is None:
+        fail("give --games N (self-play games to reach) and --out FILE (where the weights go), or --report")
+    given = {key: value for key, value in dict(
+        epsilon=epsilon, lam=lam, learning_rate=learning_rate, schedule=schedule, decay_games=decay_games,
+        opponents=None if opponents is None else tuple(o.strip() for o in opponents.split(",")),
+        round_games=round_games, batches=batches, seed=seed, score_every=score_every, score_maps=score_maps,
+    ).items() if value is not None}
+    LearnOptions(games=games, **given).check()  # every mistake is found before a file is written
+    start_weights = None if start is None else starting_weights(start)
+    _learn_and_write(name, url, games, given, start_weights, out, ray_address)
+
+
+def _learn_and_write(name, url, games, given, start_weights, out, ray_address) -> None:
+    """Create the run from the options given (the rest: defaults), or carry the stored one on:
+    options not given are the stored ones, options given must match them."""
+    from ocean.bots.coefficients import save_params
+    from tuning.driver.cluster import connect
+    from tuning.driver.learn import POLICY, LearnOptions, run_learn, starting_weights
+    from tuning.errors import TuningError
+    from tuning.storage.learnstore import open_learn
+
+    store = open_learn(name, url, create=True)
+    try:
+        stored = store.definition()
+        if stored is None:
+            options = LearnOptions(games=games, start=start_weights or starting_weights("zero"), **given)
+            stored, _ = store.create_or_check(options.definition(), may_differ=("games",))
+        wanted = dict(given, **({} if start_weights is None else {"start": start_weights}))
+        differ = [f"--{key.replace('_', '-') if key != 'lam' else 'lambda'} {_text(value)} (the run has "
+                  f"{_text(stored[key])})" for key, value in wanted.items()
+                  if not _same(stored.get(key), value)]
+        if differ:
+            raise TuningError(f"learning run {name!r} exists with other settings: {'; '.join(differ)}; carry it on "
+                              f"without them (tune learn {name} --games N --out FILE) or give a new run another name")
+        options = LearnOptions(**dict(stored, games=games, opponents=tuple(stored["opponents"]),
+                                      yardsticks=tuple(stored["yardsticks"])))
+        last = store.last_checkpoint()
+        if last is not None and last.games > games:
+            # Past the target: the checkpoint reached at it (the learning curve's points), nothing played.
+            cp = [c for c in store.checkpoints() if c.games <= games][-1]
+        else:
+            cpus = connect(ray_address)
+            with _Bar(name, options.games, last.games if last else 0) as bar:
+                cp = run_learn(store, options, parallel=cpus, on_round=bar.on_round, on_score=bar.on_score)
+        save_params(cp.weights, out, {"learned_by": f"tune learn {name}", "storage": store.storage.masked,
+                                      "self_play_games": cp.games, "round": cp.round}, policy=POLICY)
+        typer.echo(f"{name}: {cp.games:,} self-play games, {cp.round} rounds; weights written to {out} "
+                   f"(ocean bot --params {out})")
+        scores = [s for s in store.scores() if s.round == cp.round]
+        for s in scores:
+            typer.echo(f"  vs {s.opponent}: {s.score:.3f} [{s.low:.3f}, {s.high:.3f}] on {s.maps} held-out maps x 2")
+    finally:
+        store.storage.close()
+
+
+def _same(stored, given) -> bool:
+    return stored == given if isinstance(given, dict) else _text(stored) == _text(given)
+
+
+def _text(value) -> str:
+    if isinstance(value, (list, tuple)):
+        return ",".join(map(str, value))
+    if isinstance(value, dict):
+        return "the weights of that file" if any(value.values()) else "zero"
+    return str(value)
+
+
+COMMANDS = (learn,)

@@ -1,0 +1,201 @@
+"""A ``tune learn`` run in the study database: its definition, every checkpoint of weights with
+the self-play games it took, and the checkpoints' scores against the yardstick bots.
+
+Three tables of their own (SQLAlchemy 2 models on a base of their own, created on first use, so
+a study database gains them only when a run is stored there):
+
+- ``ocean_learn_runs``: one row per run name: its definition (JSON: options, starting weights,
+  seeds), when it was created, the package version;
+- ``ocean_learn_checkpoints``: the weights after each round, unique per (run, round), with the
+  self-play games played so far, the round's summed squared TD error, player-turns and seconds;
+- ``ocean_learn_scores``: a checkpoint's score against one yardstick bot on the held-out maps,
+  unique per (run, round, opponent).
+
+A row is written once: storing a checkpoint or score that is already there (a resumed run that
+reached the same round) changes nothing, so every round is idempotent.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import sqlalchemy as sa
+from sqlalchemy import JSON, BigInteger, Float, Integer, String, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from tuning.errors import StudyNotFound, TuningError
+from tuning.storage.database import Storage, open_storage, parse_url
+from tuning.storage.provenance import package_version
+
+__all__ = ["LearnRun", "LearnCheckpoint", "LearnScore", "Checkpoint", "Score", "LearnStore", "open_learn"]
+
+_ID = BigInteger().with_variant(Integer, "sqlite")
+
+
+class _LearnBase(DeclarativeBase):
+    pass
+
+
+class LearnRun(_LearnBase):
+    """One ``tune learn`` run."""
+
+    __tablename__ = "ocean_learn_runs"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    definition: Mapped[dict] = mapped_column(JSON)
+    created_at: Mapped[float] = mapped_column(Float)
+    package_version: Mapped[str] = mapped_column(String(64))
+
+
+class LearnCheckpoint(_LearnBase):
+    """The weights after one round of self-play."""
+
+    __tablename__ = "ocean_learn_checkpoints"
+    __table_args__ = (UniqueConstraint("run", "round", name="uq_ocean_learn_checkpoint"),)
+
+    id: Mapped[int] = mapped_column(_ID, primary_key=True, autoincrement=True)
+    run: Mapped[str] = mapped_column(String(64), sa.ForeignKey("ocean_learn_runs.name", ondelete="CASCADE"))
+    round: Mapped[int] = mapped_column(Integer)  # 0: the starting weights
+    games: Mapped[int] = mapped_column(BigInteger)  # self-play games played up to this checkpoint
+    weights: Mapped[dict] = mapped_column(JSON)  # coefficient name -> value
+    td_error: Mapped[float] = mapped_column(Float)  # the round's squared TD errors per player-turn
+    player_turns: Mapped[int] = mapped_column(BigInteger)  # the round's
+    seconds: Mapped[float] = mapped_column(Float)  # the round's wall time (reported, never used to decide)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class LearnScore(_LearnBase):
+    """A checkpoint's score against one yardstick bot on the held-out maps (paired games)."""
+
+    __tablename__ = "ocean_learn_scores"
+    __table_args__ = (UniqueConstraint("run", "round", "opponent", name="uq_ocean_learn_score"),)
+
+    id: Mapped[int] = mapped_column(_ID, primary_key=True, autoincrement=True)
+    run: Mapped[str] = mapped_column(String(64), sa.ForeignKey("ocean_learn_runs.name", ondelete="CASCADE"))
+    round: Mapped[int] = mapped_column(Integer)
+    games: Mapped[int] = mapped_column(BigInteger)  # self-play games of the checkpoint
+    opponent: Mapped[str] = mapped_column(String(128))
+    maps: Mapped[int] = mapped_column(Integer)  # each played twice, sides swapped
+    score: Mapped[float] = mapped_column(Float)
+    low: Mapped[float] = mapped_column(Float)  # 95% interval over the pairs
+    high: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    round: int
+    games: int
+    weights: dict[str, float]
+    td_error: float
+    player_turns: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Score:
+    round: int
+    games: int
+    opponent: str
+    maps: int
+    score: float
+    low: float
+    high: float
+
+
+class LearnStore:
+    """One run's rows: the only place that writes them."""
+
+    def __init__(self, storage: Storage, name: str) -> None:
+        self.storage = storage
+        self.name = name
+        _LearnBase.metadata.create_all(storage.engine)
+
+    def definition(self) -> dict | None:
+        with self.storage.engine.connect() as conn:
+            row = conn.execute(sa.select(LearnRun.definition).where(LearnRun.name == self.name)).first()
+        return None if row is None else dict(row[0])
+
+    def create_or_check(self, definition: dict, *, may_differ: tuple[str, ...] = ()) -> tuple[dict, bool]:
+        """The run's definition: stored from ``definition`` if the run is new (True), else the
+        stored one (False), which ``definition`` must match but for the keys ``may_differ``
+        (one-line error naming each difference)."""
+        stored = self.definition()
+        if stored is None:
+            try:
+                with self.storage.engine.begin() as conn:
+                    conn.execute(sa.insert(LearnRun).values(name=self.name, definition=definition,
+                                                            created_at=time.time(),
+                                                            package_version=package_version()))
+                return dict(definition), True
+            except sa.exc.IntegrityError:  # another driver created it first: check against its definition
+                stored = self.definition()
+        differ = [f"{key} is {stored.get(key)!r}, not {definition.get(key)!r}" for key in sorted(definition)
+                  if key not in may_differ and stored.get(key) != definition.get(key)]
+        if differ:
+            raise TuningError(f"learning run {self.name!r} exists with other settings: {'; '.join(differ)}; carry it "
+                              f"on with the same options or give the new run another name")
+        return stored, False
+
+    def checkpoints(self) -> list[Checkpoint]:
+        c = LearnCheckpoint
+        stmt = sa.select(c.round, c.games, c.weights, c.td_error, c.player_turns, c.seconds).where(
+            c.run == self.name).order_by(c.round)
+        with self.storage.engine.connect() as conn:
+            return [Checkpoint(int(r), int(g), {k: float(v) for k, v in w.items()}, float(e), int(t), float(s))
+                    for r, g, w, e, t, s in conn.execute(stmt)]
+
+    def last_checkpoint(self) -> Checkpoint | None:
+        c = LearnCheckpoint
+        stmt = sa.select(sa.func.max(c.round)).where(c.run == self.name)
+        with self.storage.engine.connect() as conn:
+            last = conn.execute(stmt).scalar()
+        if last is None:
+            return None
+        return next(cp for cp in self.checkpoints() if cp.round == last)
+
+    def add_checkpoint(self, cp: Checkpoint) -> None:
+        """Store ``cp`` (nothing if its round is stored already)."""
+        values = dict(run=self.name, round=cp.round, games=cp.games, weights=dict(cp.weights), td_error=cp.td_error,
+                      player_turns=cp.player_turns, seconds=cp.seconds, created_at=time.time())
+        self._insert_once(LearnCheckpoint, values)
+
+    def scores(self) -> list[Score]:
+        s = LearnScore
+        stmt = sa.select(s.round, s.games, s.opponent, s.maps, s.score, s.low, s.high).where(
+            s.run == self.name).order_by(s.round, s.opponent)
+        with self.storage.engine.connect() as conn:
+            return [Score(int(r), int(g), o, int(m), float(sc), float(lo), float(hi))
+                    for r, g, o, m, sc, lo, hi in conn.execute(stmt)]
+
+    def add_score(self, score: Score) -> None:
+        """Store ``score`` (nothing if that round's score against that opponent is stored already)."""
+        self._insert_once(LearnScore, dict(run=self.name, round=score.round, games=score.games,
+                                           opponent=score.opponent, maps=score.maps, score=score.score,
+                                           low=score.low, high=score.high, created_at=time.time()))
+
+    def _insert_once(self, model, values: dict) -> None:
+        try:
+            with self.storage.engine.begin() as conn:
+                conn.execute(sa.insert(model).values(**values))
+        except sa.exc.IntegrityError:
+            pass  # written by an earlier run of the same round: the same row, by determinism
+
+
+def open_learn(name: str, url: str, *, create: bool) -> LearnStore:
+    """The store of learning run ``name`` at ``url``; without ``create``, a missing database or
+    run is ``StudyNotFound`` (one line saying how to start one)."""
+    parsed = parse_url(url)
+    if not create and parsed.get_backend_name() == "sqlite" and not parsed.database:
+        raise StudyNotFound(f"no learning run named {name!r}: give --storage")
+    if not create and parsed.get_backend_name() == "sqlite" and not Path(parsed.database).exists():
+        raise StudyNotFound(f"no learning run named {name!r}: there is no database at {parsed.database}; start one "
+                            f"with  tune learn {name} --games N --out FILE  (or give --storage)")
+    storage = open_storage(url, must_exist=False)
+    store = LearnStore(storage, name)
+    if not create and store.definition() is None:
+        storage.close()
+        raise StudyNotFound(f"no learning run named {name!r} in {storage.masked}; start one with  tune learn {name} "
+                            "--games N --out FILE")
+    return store

@@ -310,9 +310,11 @@ def validate(
         with bars:
             results = validate_study(handle, top_k=top, games=games, time=time,
                                      progress=lambda done, total: bars.update(task, completed=done, total=total))
+        # trial 0 plays the defaults, or the [search] start file a warm study started from
+        reference = "the start file" if handle.spec.start else "defaults"
         for r in results:
-            diff = "reference (defaults)" if r.diff is None else \
-                f"vs defaults {r.diff.mean:+.3f} [{r.diff.low:+.3f}, {r.diff.high:+.3f}]"
+            diff = f"reference ({reference})" if r.diff is None else \
+                f"vs {reference} {r.diff.mean:+.3f} [{r.diff.low:+.3f}, {r.diff.high:+.3f}]"
             held = "" if r.held_out is None else \
                 f"; held-out opponents {interval(r.held_out.mean, r.held_out.low, r.held_out.high)}"
             trained = {b.name: r.per_opponent[b.name] for b in handle.panel if b.name in r.per_opponent}

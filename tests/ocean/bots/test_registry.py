@@ -99,7 +99,9 @@ def _text_door_answers(name: str, seed: int, me: int, data: dict) -> tuple[list[
 def test_every_entry_compiles_at_the_slot_signatures_and_plays_random_through_both_doors(name):
     entry = registry.policy(name)
     for kernel, signature in zip(load_slots(entry.kind), SIGNATURES):
-        assert kernel.get_compile_result(signature).signature.return_type == types.int64
+        # a kernel first compiled from inside another kernel (tunable-td's self-play calls v3's
+        # reset) may type ``return 0`` as the literal 0: the same int64 in the compiled code
+        assert types.unliteral(kernel.get_compile_result(signature).signature.return_type) == types.int64
     declared = registry.mem_size(name)
     for seed, me in ((5, 0), (77, 1)):
         bots = (name, "random") if me == 0 else ("random", name)

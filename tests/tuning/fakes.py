@@ -7,6 +7,8 @@ probability the test chooses from the trial's coefficients.
 from __future__ import annotations
 
 import hashlib
+import os
+import signal
 import subprocess
 import sys
 from collections import deque
@@ -107,6 +109,48 @@ class InterruptingPool(FakePool):
         self.after -= 1
         if self.after < 0:
             raise KeyboardInterrupt
+        return super().wait(timeout)
+
+
+class InterruptedMidWrite(InterruptingPool):
+    """An ``InterruptingPool`` whose Ctrl-C lands while a session on ``engine`` is in the middle
+    of a write to the leases: it holds their lock, and only the garbage collector can free it
+    (it is in a reference cycle, as SQLAlchemy's own objects in a traceback's frames are)."""
+
+    def __init__(self, engine, after, **kw):
+        super().__init__(after, **kw)
+        self.engine = engine
+
+    def wait(self, timeout):
+        if self.after == 0:
+            import sqlalchemy as sa
+            from sqlalchemy.orm import Session
+
+            from tuning.storage.records import TrialLease
+
+            session = Session(self.engine)
+            session.execute(sa.update(TrialLease).values(heartbeat_at=TrialLease.heartbeat_at))
+            session.info["cycle"] = session
+        return super().wait(timeout)
+
+
+class SwallowingPool(FakePool):
+    """A ``FakePool`` in which a real Ctrl-C (SIGINT) lands after ``after`` waits where its
+    KeyboardInterrupt is dropped, as Python drops it in a finalizer."""
+
+    def __init__(self, after, **kw):
+        super().__init__(**kw)
+        self.after = after
+
+    def wait(self, timeout):
+        self.after -= 1
+        if self.after == -1:
+            try:
+                os.kill(os.getpid(), signal.SIGINT)
+                for _ in range(1000):  # the handler runs at a bytecode boundary, in this block
+                    pass
+            except KeyboardInterrupt:
+                pass
         return super().wait(timeout)
 
 

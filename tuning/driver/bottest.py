@@ -29,8 +29,9 @@ from typing import Callable, Mapping, Sequence, TypeVar
 
 import numpy as np
 
+from tuning.driver.ctrlc import CtrlC
 from tuning.driver.evaluation import Batch
-from tuning.driver.leases import HEARTBEAT, LEASE_TTL
+from tuning.driver.leases import HEARTBEAT, LEASE_TTL, STOP_WAIT
 from tuning.driver.pool import BatchPool
 from tuning.errors import StorageError, TuningError
 from tuning.stats.sprt import PENTANOMIAL, decide, first_crossing
@@ -274,40 +275,44 @@ class TestRunner:
         else:
             pool, self.run_report.workers = self.pool, self.pool.capacity
         try:
-            self._refresh()
-            next_beat = 0.0
-            while self.verdict.result is None:
-                if time.monotonic() >= next_beat:
-                    self._beat()
-                    next_beat = time.monotonic() + self.heartbeat
-                self._fill(pool)
-                if not len(pool):
-                    # Nothing of ours in flight and nothing to claim: other drivers hold the
-                    # batches the verdict waits for. Look again shortly (they may finish or die).
-                    time.sleep(self.poll)
-                else:
-                    ready = pool.wait(timeout=min(self.heartbeat, self.poll))
-                    if ready:
-                        self._on_results(ready)
+            with CtrlC() as ctrl_c:
                 self._refresh()
-                self._emit()
+                next_beat = 0.0
+                while self.verdict.result is None:
+                    ctrl_c.check()
+                    if time.monotonic() >= next_beat:
+                        self._beat()
+                        next_beat = time.monotonic() + self.heartbeat
+                    self._fill(pool)
+                    if not len(pool):
+                        # Nothing of ours in flight and nothing to claim: other drivers hold the
+                        # batches the verdict waits for. Look again shortly (they may finish or die).
+                        time.sleep(self.poll)
+                    else:
+                        ready = pool.wait(timeout=min(self.heartbeat, self.poll))
+                        if ready:
+                            self._on_results(ready)
+                    self._refresh()
+                    self._emit()
         except KeyboardInterrupt:
             self.run_report.interrupted = True
         finally:
-            self._stop(pool)
+            self._stop()
             self.run_report.wall_seconds = time.perf_counter() - start
             self.run_report.db_outages = self.retry.outages
             self.run_report.verdict = self.verdict
         return self.run_report
 
-    def _stop(self, pool: BatchPool) -> None:
-        """Cancel what is in flight (games beyond the verdict change nothing) and release our
-        leases, so another driver need not wait for them to expire."""
-        for trial in pool.trials():
-            pool.cancel_trial(trial)
+    def _stop(self) -> None:
+        """Release our leases, so another driver need not wait for them to expire. What is in
+        flight is not cancelled (games beyond the verdict change nothing): Ray ends it with this
+        driver, and a cancel racing a task's completion just before the driver exits can crash
+        Ray's core worker (ray-project/ray#54846)."""
+        if self.run_report.interrupted:  # a Ctrl-C's interrupted write may hold a lock (``Storage.let_go``)
+            self.h.store.storage.let_go()
         for batch in list(self._open):
             try:
-                self.h.store.games.release(batch, self.owner)
+                self.h.store.games.release(batch, self.owner, wait=STOP_WAIT)
             except StorageError:
                 pass  # the database is gone: the lease expires by itself
         self._open.clear()

@@ -21,12 +21,13 @@ from optuna.trial import FrozenTrial, TrialState
 from tuning.storage.handle import StudyHandle
 from tuning.storage.locks import ASK_LOCK, hold, owner_dead
 
-__all__ = ["Leases", "LEASE_TTL", "HEARTBEAT"]
+__all__ = ["Leases", "LEASE_TTL", "HEARTBEAT", "STOP_WAIT"]
 
 T = TypeVar("T")
 
 LEASE_TTL = 60.0  # seconds a trial stays ours without a heartbeat
 HEARTBEAT = 10.0  # seconds between lease renewals (and the driver loop's longest sleep)
+STOP_WAIT = 2.0  # seconds a driver stopping on Ctrl-C waits for a lock; past it a lease is left to expire
 
 
 def _direct(fn: Callable[[], T]) -> T:
@@ -55,10 +56,11 @@ class Leases:
         numbers = list(numbers)
         return self._call(lambda: self.h.games.renew(self.owner, numbers, self.ttl))
 
-    def release(self, number: int, *, retry: bool = True) -> None:
+    def release(self, number: int, *, retry: bool = True, wait: float | None = None) -> None:
         """Let go of trial ``number`` (told, lost, or this driver stopping); without ``retry``
-        one attempt (a driver stopping in an outage: the lease expires by itself)."""
-        (self._call if retry else _direct)(lambda: self.h.games.release(number, self.owner))
+        one attempt (a driver stopping in an outage: the lease expires by itself), waiting at
+        most ``wait`` seconds for another writer's lock (None: the database's usual patience)."""
+        (self._call if retry else _direct)(lambda: self.h.games.release(number, self.owner, wait=wait))
 
     def clear(self, numbers: Iterable[int]) -> None:
         """Remove whatever leases remain on finished trials (a driver that died between telling

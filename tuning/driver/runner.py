@@ -45,8 +45,9 @@ from optuna.trial import TrialState
 
 from tuning.driver.asking import as_asked, ask, keep_stored
 from tuning.driver.cluster import cluster_cpus
+from tuning.driver.ctrlc import CtrlC
 from tuning.driver.evaluation import Batch, plan_batches, summarize
-from tuning.driver.leases import HEARTBEAT, LEASE_TTL, Leases
+from tuning.driver.leases import HEARTBEAT, LEASE_TTL, STOP_WAIT, Leases
 from tuning.driver.pool import BatchPool
 from tuning.driver.spsapairs import common_scores
 from tuning.driver.worker import frozen_bot_problem
@@ -204,44 +205,60 @@ class StudyRunner:
         else:
             pool, self.report.workers = self.pool, self.pool.capacity
         try:
-            self._load_incumbent()
-            finished = self._db(lambda: self.h.trials(TrialState.COMPLETE, TrialState.PRUNED, TrialState.FAIL))
-            self._finished = len(finished)
-            self.leases.clear(t.number for t in finished)
-            self._games_done = self._db(lambda: self.h.games.count_games(phase=TRAIN))
-            if self.sizer.auto:  # a resumed study sizes its first batches from the games it has timed
-                self.sizer.assume(self._db(lambda: self.h.games.recent_seconds_per_pair(TRAIN)))
-            next_beat = 0.0
-            while True:
-                if time.monotonic() >= next_beat:
-                    self._beat(pool)
-                    next_beat = time.monotonic() + self.heartbeat
-                while len(self.open) < self.spec.trials_in_flight and not self._target_reached:
-                    self._target_reached = not self._ask()
-                self._fill(pool)
-                if not len(pool) and not self.open:
-                    if not self.leases.others_running(self.open):
-                        break
-                    time.sleep(min(self.heartbeat, 2.0))  # another driver's trials: wait, maybe adopt
-                    continue
-                ready = pool.wait(timeout=self.heartbeat)
-                if ready:
-                    self._on_results(pool, ready)
-                self._emit()
+            with CtrlC() as ctrl_c:
+                self._loop(pool, ctrl_c)
         except KeyboardInterrupt:
+            # Stopped below, once this handler has let go of the traceback: the frames of an
+            # interrupted database call can hold a connection in the middle of a write, and the
+            # releases would wait on its lock.
             self.report.interrupted = True
-            for number in pool.trials():
-                pool.cancel_trial(number)
-            for number in list(self.open):
-                # Left RUNNING with its games stored; without a lease, resume adopts it at once.
-                try:
-                    self.leases.release(number, retry=False)
-                except StorageError:
-                    pass  # the database is gone too: the lease expires, or resume sees we are dead
         finally:
             self.report.wall_seconds = time.perf_counter() - start
             self.report.db_outages = self.retry.outages
+        if self.report.interrupted:
+            self._stop()
         return self.report
+
+    def _loop(self, pool: BatchPool, ctrl_c: CtrlC) -> None:
+        """The driver's loop: ask, fill the pool, store what comes back, until the target."""
+        self._load_incumbent()
+        finished = self._db(lambda: self.h.trials(TrialState.COMPLETE, TrialState.PRUNED, TrialState.FAIL))
+        self._finished = len(finished)
+        self.leases.clear(t.number for t in finished)
+        self._games_done = self._db(lambda: self.h.games.count_games(phase=TRAIN))
+        if self.sizer.auto:  # a resumed study sizes its first batches from the games it has timed
+            self.sizer.assume(self._db(lambda: self.h.games.recent_seconds_per_pair(TRAIN)))
+        next_beat = 0.0
+        while True:
+            ctrl_c.check()
+            if time.monotonic() >= next_beat:
+                self._beat(pool)
+                next_beat = time.monotonic() + self.heartbeat
+            while len(self.open) < self.spec.trials_in_flight and not self._target_reached:
+                self._target_reached = not self._ask()
+            self._fill(pool)
+            if not len(pool) and not self.open:
+                if not self.leases.others_running(self.open):
+                    break
+                time.sleep(min(self.heartbeat, 2.0))  # another driver's trials: wait, maybe adopt
+                continue
+            ready = pool.wait(timeout=self.heartbeat)
+            if ready:
+                self._on_results(pool, ready)
+            self._emit()
+
+    def _stop(self) -> None:
+        """After a Ctrl-C: let go of our trials, each left RUNNING with its games stored (without
+        a lease, resume adopts it at once). Never waits long: whatever cannot be released now
+        expires by itself, or resume sees that we are gone. The batches in flight are not
+        cancelled: Ray ends them with this driver, and a cancel racing a task's completion just
+        before the driver exits can crash Ray's core worker (ray-project/ray#54846)."""
+        self.h.storage.let_go()
+        for number in list(self.open):
+            try:
+                self.leases.release(number, retry=False, wait=STOP_WAIT)
+            except StorageError:
+                pass
 
     def _beat(self, pool: BatchPool) -> None:
         """Renew our leases, let go of trials we lost, adopt trials whose driver is gone."""

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import ctypes
 import fcntl
+import gc
 import os
 import re
 import sqlite3
 import sys
 import time
+import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -123,6 +125,18 @@ class Storage:
     def close(self) -> None:
         self.engine.dispose()
         self.optuna.engine.dispose()
+
+    def let_go(self) -> None:
+        """After a Ctrl-C: give back the connections an interrupted call left checked out, so
+        their transactions end and no lock of theirs holds up the writes that follow. Only
+        garbage collection reaches a session the interrupt left in a reference cycle, and
+        Optuna keeps its session for the thread until told otherwise."""
+        with warnings.catch_warnings():  # SQLAlchemy warns that it is cleaning up such connections
+            warnings.simplefilter("ignore", sa.exc.SAWarning)
+            gc.collect()
+            remove = getattr(self.optuna, "scoped_session", None)
+            if remove is not None:
+                remove.remove()
 
 
 def storage_error(exc: Exception, url: str, doing: str) -> StorageError:

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from tuning.storage.records import (
     STATS, SUMMED_STATS, GameRecord, GameSums, StoredRound, StudyLock, TrialLease, ValidationRecord, ValidationRun,
 )
-from tuning.storage.database import storage_error
+from tuning.storage.database import SQLITE_BUSY_SECONDS, storage_error
 from tuning.storage.provenance import code_digest
 
 __all__ = ["GameStore"]
@@ -56,6 +56,27 @@ def _json_ready(fields: dict) -> dict:
 
 def _clip(text: str | None) -> str | None:
     return None if text is None else text[:400]
+
+
+@contextmanager
+def _lock_wait(session: Session, seconds: float | None) -> Iterator[None]:
+    """Wait at most ``seconds`` (None: the database's usual patience) for another writer's lock
+    in the body, which runs in ``session``'s transaction."""
+    if seconds is None:
+        yield
+        return
+    ms = max(1, int(seconds * 1000))
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(sa.text(f"SET LOCAL lock_timeout = {ms}"))  # ends with the transaction
+        yield
+        return
+    # SQLite's busy timeout belongs to the connection, which goes back to the pool: put it back.
+    raw = session.connection().connection.dbapi_connection
+    raw.execute(f"PRAGMA busy_timeout = {ms}")
+    try:
+        yield
+    finally:
+        raw.execute(f"PRAGMA busy_timeout = {int(SQLITE_BUSY_SECONDS * 1000)}")
 
 
 class GameStore:
@@ -310,10 +331,12 @@ class GameStore:
                 lease.study == self.study, lease.owner == owner, lease.trial.in_(trials)))
             return {int(t) for t in held}
 
-    def release(self, trial: int, owner: str) -> None:
-        """Drop a lease once its trial is told (finished, pruned or failed)."""
+    def release(self, trial: int, owner: str, *, wait: float | None = None) -> None:
+        """Drop a lease once its trial is told (finished, pruned or failed). ``wait``: give up
+        (a ``StorageError``) after that many seconds waiting for another writer's lock, rather
+        than the database's usual patience (a driver stopping must not hang on a lock)."""
         lease = TrialLease
-        with self._session() as session:
+        with self._session() as session, _lock_wait(session, wait):
             session.execute(sa.delete(lease).where(lease.study == self.study, lease.trial == trial,
                                                    lease.owner == owner))
 

@@ -2,15 +2,19 @@
 pruning, failures, interruption, drivers side by side (adoption itself: test_leases.py)."""
 import socket
 import time
+import warnings
 
 import pytest
 from optuna.trial import TrialState
 
 from ocean.bots import coefficients
-from tests.tuning.fakes import FakePool, InterruptingPool, dead_pid, fake_rows, tiny_spec_dict
+from tests.tuning.fakes import (
+    FakePool, InterruptedMidWrite, InterruptingPool, SwallowingPool, dead_pid, fake_rows, tiny_spec_dict,
+)
 from tuning.driver.evaluation import summarize
 from tuning.driver.runner import StudyRunner
 from tuning.errors import TuningError
+from tuning.storage.database import SQLITE_BUSY_SECONDS
 from tuning.storage.handle import create_study, open_study
 from tuning.study.spec import parse_spec
 
@@ -141,6 +145,33 @@ def test_an_interrupted_run_is_finished_by_resume_without_replaying_stored_games
         assert [t.state for t in handle.trials()] == [TrialState.COMPLETE] * 3
         assert handle.games.count_games() == 3 * 16 and report.games == 3 * 16 - stored
         assert sum(b.games for b in pool.submitted) == 3 * 16 - stored
+    finally:
+        handle.close()
+
+
+def test_a_ctrl_c_in_the_middle_of_a_write_stops_at_once_and_releases_the_leases(any_url):
+    """The interrupted write's session still holds the database's lock when the driver stops:
+    the driver lets it go before releasing its leases, instead of waiting on that lock (SQLite's
+    busy timeout is a minute) or leaving the leases to expire."""
+    handle = _study(any_url, n_trials=3)
+    try:
+        started = time.monotonic()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # nothing said about the connection let go
+            report = StudyRunner(handle, pool=InterruptedMidWrite(handle.storage.engine, after=5, capacity=2)).run()
+        assert report.interrupted and time.monotonic() - started < SQLITE_BUSY_SECONDS / 2
+        assert len(handle.trials(TrialState.RUNNING)) == 2
+        assert handle.games.leases(range(3)) == {}
+    finally:
+        handle.close()
+
+
+def test_a_ctrl_c_whose_interrupt_python_dropped_still_stops_the_driver(sqlite_url):
+    handle = _study(sqlite_url, n_trials=3)
+    try:
+        report = StudyRunner(handle, pool=SwallowingPool(after=3, capacity=2)).run()
+        assert report.interrupted and len(handle.trials(TrialState.RUNNING)) >= 1
+        assert handle.games.leases(range(3)) == {}
     finally:
         handle.close()
 

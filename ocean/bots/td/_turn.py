@@ -11,48 +11,40 @@ import numpy as np
 from ocean._jit import kernel
 
 from ocean import _state as S
-from ocean.board import STEP, has_bit
 from ocean.bots._baselines import emit_action, rand_below
 from ocean.bots.coefficients import INDEX_V3, vector
 from ocean.bots.td._features import (
     F_LIVES, N_FEATURES, advantage, expected_mines, line_features, live_mines, opponent_last_turn, reach_chance,
     set_regrets,
 )
-from ocean.bots.v2._fields import NO_TARGET, best_shot, blast_values, mine_danger
+from ocean.bots.v2._fields import NO_TARGET, blast_values, mine_danger
 from ocean.bots.v2._observe import M_OPP_ASSUME, M_OPP_SAFE, M_SELF, TRACKER
 from ocean.bots.v2._plausible import plausible_probabilities
 from ocean.bots.v2._retaliation import near_opponent
 from ocean.bots.v2._turn import room
-from ocean.bots.v3._answer import FIRE_SILENCED, MAX_COVER, ROWS, TABLES_SIZE, cells_to_rows, opponent_answer
+from ocean.bots.v3._answer import TABLES_SIZE
 from ocean.bots.v3._lines import (
-    AT_END, AT_MID, AT_START, L_END, L_MID, L_MOVE, L_PATH, L_PATH_COUNT, L_SIL_DIR, L_SURFACE, LINE_FIELDS, MAX_LINES,
-    charges_after,
-    enumerate_lines, group_key, opponent_view,
+    AT_END, L_END, L_PATH, L_PATH_COUNT, L_SIL_DIR, L_SURFACE, LINE_FIELDS, MAX_LINES, charges_after, group_key,
+    opponent_view,
 )
 from ocean.bots.v3._observe import M_OPP_CHARGE, M_OPP_SILENCE_CHARGE, M_TABLES, V3_MEM, v3_observe
-from ocean.bots.v3._powers import NO_MINE, best_trigger, choose_sonar, lay_mine, traffic
+from ocean.bots.v3._powers import NO_MINE, best_trigger
 from ocean.bots.v3._turn import (
-    C_AT, C_ROW, C_TARGET, C_TRIGGER, C_TRIGGER_AT, CHOSEN_SIZE, NO_LINE, _cells_of, answer_table, best_torpedo,
-    ending_score, write_line,
+    C_AT, C_ROW, C_TARGET, C_TRIGGER, C_TRIGGER_AT, CHOSEN_SIZE, NO_LINE, _cells_of, answer_loss, answer_scratch,
+    answer_table, best_torpedo, ending_score, line_setup, path_scratch, place_trigger, powers_after, start_shots,
+    write_line,
 )
-from ocean.constants import ACT_MINE, ACT_SONAR, ACT_SURFACE, CELLS, MINE, POWER_COST, SONAR, TORPEDO, WIDTH
+from ocean.constants import ACT_SURFACE, CELLS, POWER_COST, TORPEDO, WIDTH
 from ocean.tracking._kernel import blast_damage
 from ocean.tracking._query import cell_probabilities, mine_probabilities
 
 TD_MEM = V3_MEM  # v3's memory: its trackers, charge counts and answer tables
 V3_SEARCH = vector(None, "tunable-v3")  # v3's defaults, for the search around the evaluation
 # v3 coefficient slots the search around the evaluation reads.
-K_ATTACK_MINE_VALUE = INDEX_V3["attack_mine_value"]
 K_COUNTER_VALUE = INDEX_V3["counter_value"]
-K_DEATH_WEIGHT = INDEX_V3["death_weight"]
 K_KILL_BONUS = INDEX_V3["kill_bonus"]
 K_LATER_ANSWER_WEIGHT = INDEX_V3["later_answer_weight"]
 K_LIFE_LEAD_WEIGHT = INDEX_V3["life_lead_weight"]
-K_MINE_PRIORITY = INDEX_V3["mine_priority"]
-K_MINE_SPACING = INDEX_V3["mine_spacing"]
-K_MINE_TRAFFIC_DEPTH = INDEX_V3["mine_traffic_depth"]
-K_MINE_TRAFFIC_WEIGHT = INDEX_V3["mine_traffic_weight"]
-K_OPPONENT_FIRE_THRESHOLD = INDEX_V3["opponent_fire_threshold"]
 K_OPPONENT_SILENCE_ATTACK = INDEX_V3["opponent_silence_attack"]
 K_PLAUSIBLE_CELLS = INDEX_V3["plausible_cells"]
 K_PLAUSIBLE_HORIZON = INDEX_V3["plausible_horizon"]
@@ -60,14 +52,11 @@ K_PLAUSIBLE_ROOM_WEIGHT = INDEX_V3["plausible_room_weight"]
 K_PLAUSIBLE_WALL_WEIGHT = INDEX_V3["plausible_wall_weight"]
 K_RETALIATION_WEIGHT = INDEX_V3["retaliation_weight"]
 K_SILENCE_AFTER_TORPEDO = INDEX_V3["silence_after_torpedo"]
-K_SILENCE_BEFORE_MOVE = INDEX_V3["silence_before_move"]
 K_SILENCE_COST = INDEX_V3["silence_cost"]
-K_SONAR_MIN_GAIN = INDEX_V3["sonar_min_gain"]
 K_SPACE_HORIZON = INDEX_V3["space_horizon"]
 K_STEALTH_WEIGHT = INDEX_V3["stealth_weight"]
 K_TORPEDO_HIT_THRESHOLD = INDEX_V3["torpedo_hit_threshold"]
 K_TORPEDO_READY_VALUE = INDEX_V3["torpedo_ready_value"]
-K_TRIGGER_HIT_THRESHOLD = INDEX_V3["trigger_hit_threshold"]
 TIE_NOISE = 1e-9  # breaks exact ties (zero weights) by the rng, far below any learned difference
 EXPLORE_SCALE = 1_000_000  # epsilon's resolution when drawn from the integer rng
 _COST = np.array(POWER_COST, dtype=np.int64)
@@ -128,43 +117,16 @@ def td_choose(state, board, p, mem, rng, out, weights, epsilon, diff):
     threshold = search[K_TORPEDO_HIT_THRESHOLD]
     fear = table_weight * search[K_RETALIATION_WEIGHT] * max(0.0, 1.0 + search[K_LIFE_LEAD_WEIGHT] * (life - opp_life))
 
-    opp_cells = np.empty(CELLS, dtype=np.int64)
-    n_opp = _cells_of(probs, opp_cells)
-    opp_rows = np.empty(ROWS, dtype=np.int64)
-    cells_to_rows(opp_cells, n_opp, opp_rows)
-    blocked_kept = np.zeros(CELLS, dtype=np.int64)
-    blocked_fresh = np.zeros(CELLS, dtype=np.int64)
-    for c in range(CELLS):
-        blocked_kept[c] = has_bit(state, base + S.VISITED, c)
-    blocked_kept[cell] = 1
-    blocked_fresh[cell] = 1
-    seen = np.zeros(CELLS, dtype=np.int64)
-    queue = np.empty(CELLS, dtype=np.int64)
-    free_now = 0
-    for d in range(4):
-        t = board[STEP + cell * 4 + d]
-        if t >= 0 and not blocked_kept[t]:
-            free_now += 1
-    space_now = room(board, blocked_kept, cell, horizon, seen, queue)
     lines = np.empty((MAX_LINES, LINE_FIELDS), dtype=np.int64)
-    n_lines = enumerate_lines(board, cell, life, charges, blocked_kept, blocked_fresh, free_now, space_now,
-                              search[K_MINE_PRIORITY], search[K_SILENCE_BEFORE_MOVE] > 0.0, lines)
+    n_lines, n_opp, opp_cells, opp_rows, blocked_kept, blocked_fresh, seen, queue = line_setup(
+        board, state, base, cell, life, charges, probs, search, lines)
 
     held = np.empty(CELLS, dtype=np.int64)
     fired_view = np.empty(CELLS, dtype=np.int64)
     tmp = np.empty(CELLS, dtype=np.int64)
     mark = np.zeros(CELLS, dtype=np.int64)
-    cover = np.zeros(CELLS, dtype=np.int64)
-    kill = np.zeros(CELLS, dtype=np.int64)
-    order = np.empty(CELLS, dtype=np.int64)
-    targets = np.empty(CELLS, dtype=np.int64)
-    level_count = np.empty(MAX_COVER + 2, dtype=np.int64)
-    unassigned = np.empty(ROWS, dtype=np.int64)
-    cost = np.empty(CELLS)
-    nxt = np.empty(CELLS)
-    pred = np.empty(CELLS, dtype=np.int64)
-    npred = np.empty(CELLS, dtype=np.int64)
-    layer = np.empty(8, dtype=np.int64)
+    answering = answer_scratch()
+    path = path_scratch()
     target = np.empty(1, dtype=np.int64)
     after = np.empty(4, dtype=np.int64)
     after_fire = np.empty(4, dtype=np.int64)
@@ -172,16 +134,10 @@ def td_choose(state, board, p, mem, rng, out, weights, epsilon, diff):
     y = np.empty(N_FEATURES)
     chosen = np.empty(CHOSEN_SIZE, dtype=np.int64)
 
-    # v3's TORPEDO and TRIGGER before the movement (they do not depend on it).
     start_value = np.zeros(2)
     start_target = np.full(2, NO_TARGET, dtype=np.int64)
-    for surface in range(2):
-        if charges[TORPEDO] >= _COST[TORPEDO]:
-            v = best_shot(board, values, cell, life - surface, target)
-            if v >= threshold:
-                start_value[surface] = v
-                start_target[surface] = target[0]
-    trigger_start, mine_start = best_trigger(state, base, cell, values, search[K_TRIGGER_HIT_THRESHOLD])
+    trigger_start, mine_start = start_shots(board, state, base, cell, life, charges, values, search, start_value,
+                                            start_target, target)
 
     exploring = epsilon > 0.0 and rand_below(rng, EXPLORE_SCALE) < epsilon * EXPLORE_SCALE
     cand_x = np.empty((2 * MAX_LINES, N_FEATURES))  # every line, holding fire and firing: x, y, choice
@@ -202,7 +158,7 @@ def td_choose(state, board, p, mem, rng, out, weights, epsilon, diff):
         silenced = lines[row, L_SIL_DIR] >= 0
         blocked = blocked_fresh if surface == 1 else blocked_kept
         v3_base = ending_score(board, danger, blocked, lines, row, after, probs, opp_cells, n_opp, n_held, search,
-                               seen, queue, cost, nxt, pred, npred, layer)
+                               seen, queue, path)
         n_path = lines[row, L_PATH_COUNT]
         for j in range(n_path):
             blocked[lines[row, L_PATH + j]] += 1
@@ -211,14 +167,8 @@ def td_choose(state, board, p, mem, rng, out, weights, epsilon, diff):
             blocked[lines[row, L_PATH + j]] -= 1
         _, distance = near_opponent(probs, opp_cells, n_opp, e, 0)
 
-        trigger_value, trigger_mine = best_trigger(state, base, e, values, search[K_TRIGGER_HIT_THRESHOLD])
-        trigger_at = AT_END
-        if mine_start != NO_MINE and trigger_start > trigger_value:
-            trigger_value, trigger_mine, trigger_at = trigger_start, mine_start, AT_START
-        if lines[row, L_MOVE] >= 0 and silenced:
-            v, m = best_trigger(state, base, lines[row, L_MID], values, search[K_TRIGGER_HIT_THRESHOLD])
-            if m != NO_MINE and v > trigger_value:
-                trigger_value, trigger_mine, trigger_at = v, m, AT_MID
+        trigger_value, trigger_mine, trigger_at = place_trigger(state, base, lines, row, values, search, trigger_start,
+                                                                mine_start)
         v3_base += trigger_value
         trigger_dealt = expected[trigger_mine] if trigger_mine != NO_MINE else 0.0
         threat, _ = best_trigger(state, base, e, expected, 0.0)
@@ -253,16 +203,8 @@ def td_choose(state, board, p, mem, rng, out, weights, epsilon, diff):
                 torpedo_next = after[TORPEDO] + 1 >= _COST[TORPEDO]
             loss = 0.0
             if table >= 0:
-                loss, fires = opponent_answer(tables, table, view, n_view, probs, opp_rows,
-                                              search[K_OPPONENT_FIRE_THRESHOLD], life_left, search[K_DEATH_WEIGHT],
-                                              cover, kill, order, targets, level_count, unassigned)
-                if silence_share > 0.0:
-                    loss2, fires2 = opponent_answer(tables, FIRE_SILENCED, view, n_view, probs, opp_rows,
-                                                    search[K_OPPONENT_FIRE_THRESHOLD], life_left,
-                                                    search[K_DEATH_WEIGHT], cover, kill, order, targets, level_count,
-                                                    unassigned)
-                    loss += silence_share * (loss2 - loss)
-                    fires += silence_share * (fires2 - fires)
+                loss, fires = answer_loss(tables, table, silence_share, view, n_view, probs, opp_rows, search,
+                                          life_left, answering)
                 v3_score -= fear * loss
                 if torpedo_next:
                     v3_score += table_weight * search[K_COUNTER_VALUE] * fires
@@ -309,18 +251,7 @@ def td_choose(state, board, p, mem, rng, out, weights, epsilon, diff):
         diff[F_LIVES] = life - 1 - opp_life
         return emit_action(out, 0, ACT_SURFACE, 0, 0)
     n, end = write_line(board, cell, charges, lines, chosen, out)
-    if charges[MINE] >= _COST[MINE]:
-        flow = np.zeros(CELLS)
-        traffic(board, probs, int(search[K_MINE_TRAFFIC_DEPTH]), flow, np.zeros(CELLS))
-        d = lay_mine(state, board, base, end, values, flow, search[K_MINE_SPACING], search[K_ATTACK_MINE_VALUE],
-                     search[K_MINE_TRAFFIC_WEIGHT], rng)
-        if d >= 0:
-            n = emit_action(out, n, ACT_MINE, d, 0)
-    if charges[SONAR] >= _COST[SONAR]:
-        s = choose_sonar(board, probs, search[K_SONAR_MIN_GAIN])
-        if s > 0:
-            n = emit_action(out, n, ACT_SONAR, s, 0)
-    return n
+    return powers_after(state, board, base, end, charges, probs, values, search, rng, out, n)
 
 
 @kernel

@@ -135,14 +135,22 @@ def answer_table(opp_torpedo_moves, opp_silence_moves, later_weight, silence_att
 
 
 @kernel
-def ending_score(board, danger, blocked, lines, row, after, probs, opp_cells, n_opp, n_seen, coefs, seen, queue, cost,
-                 nxt, pred, npred, layer):
+def path_scratch():
+    """Scratch arrays for ``_minefield.path_danger`` in ``ending_score``."""
+    return (np.empty(CELLS), np.empty(CELLS), np.empty(CELLS, dtype=np.int64), np.empty(CELLS, dtype=np.int64),
+            np.empty(8, dtype=np.int64))
+
+
+@kernel
+def ending_score(board, danger, blocked, lines, row, after, probs, opp_cells, n_opp, n_seen, coefs, seen, queue,
+                 path):
     """What line ``row`` is worth where it ends, whatever it fires: the costs of its SURFACE and
     SILENCE (or a SILENCE kept charged), the opponent's mines there and on the cheapest path
     ahead (feared less when it can believe us on more than ``mine_fear_cells`` of ``n_seen``
     cells), the room left, the distance to the opponent beyond ``engage_distance``, the walls
     around. ``blocked``: our visited cells (1/0; the line's path is added and removed here).
-    The rest is scratch (``layer`` for ``_minefield.path_danger``)."""
+    The rest is scratch (``path``: ``path_scratch()``)."""
+    cost, nxt, pred, npred, layer = path
     e = lines[row, L_END]
     n_path = lines[row, L_PATH_COUNT]
     for j in range(n_path):
@@ -196,6 +204,109 @@ def best_torpedo(board, values, lines, row, cell, life, charges, after, start_ta
 
 
 @kernel
+def line_setup(board, state, base, cell, life, charges, probs, coefs, lines):
+    """This turn's lines (``_lines.enumerate_lines``, into ``lines``) and what scoring them
+    reads. Returns (line count, opponent cell count, the opponent's cells, their rows, the cells
+    our path may not cross as 1/0: visited ones, and after a SURFACE; ``room``'s scratch: seen,
+    queue)."""
+    opp_cells = np.empty(CELLS, dtype=np.int64)
+    opp_rows = np.empty(ROWS, dtype=np.int64)
+    blocked_kept = np.zeros(CELLS, dtype=np.int64)
+    blocked_fresh = np.zeros(CELLS, dtype=np.int64)
+    seen = np.zeros(CELLS, dtype=np.int64)
+    queue = np.empty(CELLS, dtype=np.int64)
+    n_opp = _cells_of(probs, opp_cells)
+    cells_to_rows(opp_cells, n_opp, opp_rows)
+    for c in range(CELLS):
+        blocked_kept[c] = has_bit(state, base + S.VISITED, c)
+    blocked_kept[cell] = 1
+    blocked_fresh[cell] = 1
+    free_now = 0
+    for d in range(4):
+        t = board[STEP + cell * 4 + d]
+        if t >= 0 and not blocked_kept[t]:
+            free_now += 1
+    space_now = room(board, blocked_kept, cell, int(coefs[K_HORIZON]), seen, queue)
+    n_lines = enumerate_lines(board, cell, life, charges, blocked_kept, blocked_fresh, free_now, space_now,
+                              coefs[K_MINE_PRIORITY], coefs[K_SILENCE_FIRST] > 0.0, lines)
+    return n_lines, n_opp, opp_cells, opp_rows, blocked_kept, blocked_fresh, seen, queue
+
+
+@kernel
+def start_shots(board, state, base, cell, life, charges, values, coefs, start_value, start_target, target):
+    """What does not depend on the movement: the best TORPEDO fired before it, worth at least
+    ``torpedo_hit_threshold``, without and with a SURFACE first (``start_value``,
+    ``start_target`` by surface; NO_TARGET: none), and the best TRIGGER then (returns
+    (value, mine)). ``target``: int64[1] scratch."""
+    for surface in range(2):
+        if charges[TORPEDO] >= _COST[TORPEDO]:
+            v = best_shot(board, values, cell, life - surface, target)
+            if v >= coefs[K_TORPEDO]:
+                start_value[surface] = v
+                start_target[surface] = target[0]
+    return best_trigger(state, base, cell, values, coefs[K_TRIGGER])
+
+
+@kernel
+def place_trigger(state, base, lines, row, values, coefs, trigger_start, mine_start):
+    """Line ``row``'s TRIGGER: before the movement (``trigger_start``, ``mine_start``), between
+    its two parts or after it, whichever blast is worth more and misses us where we stand then.
+    Returns (value, mine, AT_*); mine NO_MINE: none."""
+    e = lines[row, L_END]
+    trigger_value, trigger_mine = best_trigger(state, base, e, values, coefs[K_TRIGGER])
+    trigger_at = AT_END
+    if mine_start != NO_MINE and trigger_start > trigger_value:
+        trigger_value, trigger_mine, trigger_at = trigger_start, mine_start, AT_START
+    if lines[row, L_MOVE] >= 0 and lines[row, L_SIL_DIR] >= 0:
+        v, m = best_trigger(state, base, lines[row, L_MID], values, coefs[K_TRIGGER])
+        if m != NO_MINE and v > trigger_value:
+            trigger_value, trigger_mine, trigger_at = v, m, AT_MID
+    return trigger_value, trigger_mine, trigger_at
+
+
+@kernel
+def answer_scratch():
+    """Scratch arrays for ``answer_loss``, allocated once a turn."""
+    return (np.zeros(CELLS, dtype=np.int64), np.zeros(CELLS, dtype=np.int64), np.empty(CELLS, dtype=np.int64),
+            np.empty(CELLS, dtype=np.int64), np.empty(MAX_COVER + 2, dtype=np.int64), np.empty(ROWS, dtype=np.int64))
+
+
+@kernel
+def answer_loss(tables, table, silence_share, view, n_view, probs, opp_rows, coefs, life_left, scratch):
+    """The opponent's answer next turn (``_answer.opponent_answer`` from ``table``, >= 0, and
+    ``silence_share`` of it from FIRE_SILENCED) when it can believe us on ``view[:n_view]``:
+    (lives it is expected to take, how often it fires). ``scratch``: ``answer_scratch()``."""
+    cover, kill, order, targets, level_count, unassigned = scratch
+    loss, fires = opponent_answer(tables, table, view, n_view, probs, opp_rows, coefs[K_OPP_FIRE], life_left,
+                                  coefs[K_DEATH], cover, kill, order, targets, level_count, unassigned)
+    if silence_share > 0.0:
+        loss2, fires2 = opponent_answer(tables, FIRE_SILENCED, view, n_view, probs, opp_rows, coefs[K_OPP_FIRE],
+                                        life_left, coefs[K_DEATH], cover, kill, order, targets, level_count,
+                                        unassigned)
+        loss += silence_share * (loss2 - loss)
+        fires += silence_share * (fires2 - fires)
+    return loss, fires
+
+
+@kernel
+def powers_after(state, board, base, end, charges, probs, values, coefs, rng, out, n):
+    """Stage 5, after the line (``out[:n]``) that ends on ``end``: MINE where it pays, SONAR
+    where it tells most. Returns the row count."""
+    if charges[MINE] >= _COST[MINE]:
+        flow = np.zeros(CELLS)
+        traffic(board, probs, int(coefs[K_TRAFFIC_DEPTH]), flow, np.zeros(CELLS))
+        d = lay_mine(state, board, base, end, values, flow, coefs[K_MINE_SPACING], coefs[K_ATTACK_MINE],
+                     coefs[K_TRAFFIC], rng)
+        if d >= 0:
+            n = emit_action(out, n, ACT_MINE, d, 0)
+    if charges[SONAR] >= _COST[SONAR]:
+        s = choose_sonar(board, probs, coefs[K_SONAR_GAIN])
+        if s > 0:
+            n = emit_action(out, n, ACT_SONAR, s, 0)
+    return n
+
+
+@kernel
 def choose_line(board, state, base, cell, life, opp_life, charges, probs, values, danger, self_cells, n_self,
                 tables, table, table_weight, silence_share, coefs, rng, lines, chosen):
     """Score every line (``_lines.enumerate_lines``) in lives and write the best into
@@ -208,60 +319,26 @@ def choose_line(board, state, base, cell, life, opp_life, charges, probs, values
     cell probabilities; ``values``: blast values; ``danger``: mine danger;
     ``self_cells[:n_self]``: where the opponent may believe we are. Returns the best
     score (NO_LINE: no line)."""
-    horizon = int(coefs[K_HORIZON])
     threshold = coefs[K_TORPEDO]
     fear = table_weight * coefs[K_RETALIATION] * max(0.0, 1.0 + coefs[K_LEAD] * (life - opp_life))
 
-    opp_cells = np.empty(CELLS, dtype=np.int64)
-    n_opp = _cells_of(probs, opp_cells)
-    opp_rows = np.empty(ROWS, dtype=np.int64)
-    cells_to_rows(opp_cells, n_opp, opp_rows)
-    blocked_kept = np.zeros(CELLS, dtype=np.int64)
-    blocked_fresh = np.zeros(CELLS, dtype=np.int64)
-    for c in range(CELLS):
-        blocked_kept[c] = has_bit(state, base + S.VISITED, c)
-    blocked_kept[cell] = 1
-    blocked_fresh[cell] = 1
-    seen = np.zeros(CELLS, dtype=np.int64)
-    queue = np.empty(CELLS, dtype=np.int64)
-    free_now = 0
-    for d in range(4):
-        t = board[STEP + cell * 4 + d]
-        if t >= 0 and not blocked_kept[t]:
-            free_now += 1
-    space_now = room(board, blocked_kept, cell, horizon, seen, queue)
-    n_lines = enumerate_lines(board, cell, life, charges, blocked_kept, blocked_fresh, free_now, space_now,
-                              coefs[K_MINE_PRIORITY], coefs[K_SILENCE_FIRST] > 0.0, lines)
+    n_lines, n_opp, opp_cells, opp_rows, blocked_kept, blocked_fresh, seen, queue = line_setup(
+        board, state, base, cell, life, charges, probs, coefs, lines)
 
     # Scratch.
     mark = np.zeros(CELLS, dtype=np.int64)
     held = np.empty(CELLS, dtype=np.int64)
     fired = np.empty(CELLS, dtype=np.int64)
     tmp = np.empty(CELLS, dtype=np.int64)
-    cover = np.zeros(CELLS, dtype=np.int64)
-    kill = np.zeros(CELLS, dtype=np.int64)
-    order = np.empty(CELLS, dtype=np.int64)
-    targets = np.empty(CELLS, dtype=np.int64)
-    level_count = np.empty(MAX_COVER + 2, dtype=np.int64)
-    unassigned = np.empty(ROWS, dtype=np.int64)
-    cost = np.empty(CELLS)
-    nxt = np.empty(CELLS)
-    pred = np.empty(CELLS, dtype=np.int64)
-    npred = np.empty(CELLS, dtype=np.int64)
-    layer = np.empty(8, dtype=np.int64)
+    answering = answer_scratch()
+    path = path_scratch()
     target = np.empty(1, dtype=np.int64)
     after = np.empty(4, dtype=np.int64)
 
-    # What does not depend on the movement: a TORPEDO or TRIGGER fired before it.
     start_value = np.zeros(2)
     start_target = np.full(2, NO_TARGET, dtype=np.int64)
-    for surface in range(2):
-        if charges[TORPEDO] >= _COST[TORPEDO]:
-            v = best_shot(board, values, cell, life - surface, target)
-            if v >= threshold:
-                start_value[surface] = v
-                start_target[surface] = target[0]
-    trigger_start, mine_start = best_trigger(state, base, cell, values, coefs[K_TRIGGER])
+    trigger_start, mine_start = start_shots(board, state, base, cell, life, charges, values, coefs, start_value,
+                                            start_target, target)
 
     best_score = NO_LINE
     key = -1
@@ -269,7 +346,6 @@ def choose_line(board, state, base, cell, life, opp_life, charges, probs, values
     for row in range(n_lines):
         surface = lines[row, L_SURFACE]
         life_now = life - surface
-        e = lines[row, L_END]
         if group_key(lines, row) != key:
             key = group_key(lines, row)
             n_held = opponent_view(board, lines, row, cell, self_cells, n_self, AT_END, NO_TARGET, held, tmp, mark)
@@ -277,18 +353,10 @@ def choose_line(board, state, base, cell, life, opp_life, charges, probs, values
         silenced = lines[row, L_SIL_DIR] >= 0
 
         base_score = ending_score(board, danger, blocked_fresh if surface == 1 else blocked_kept, lines, row, after,
-                                  probs, opp_cells, n_opp, n_held, coefs, seen, queue, cost, nxt, pred, npred, layer)
+                                  probs, opp_cells, n_opp, n_held, coefs, seen, queue, path)
 
-        # TRIGGER: before the movement, between its two parts or after it, whichever blast is
-        # worth more and misses us where we stand then.
-        trigger_value, trigger_mine = best_trigger(state, base, e, values, coefs[K_TRIGGER])
-        trigger_at = AT_END
-        if mine_start != NO_MINE and trigger_start > trigger_value:
-            trigger_value, trigger_mine, trigger_at = trigger_start, mine_start, AT_START
-        if lines[row, L_MOVE] >= 0 and lines[row, L_SIL_DIR] >= 0:
-            v, m = best_trigger(state, base, lines[row, L_MID], values, coefs[K_TRIGGER])
-            if m != NO_MINE and v > trigger_value:
-                trigger_value, trigger_mine, trigger_at = v, m, AT_MID
+        trigger_value, trigger_mine, trigger_at = place_trigger(state, base, lines, row, values, coefs, trigger_start,
+                                                                mine_start)
         base_score += trigger_value
 
         torpedo, torpedo_value, at, torpedo_from = best_torpedo(board, values, lines, row, cell, life_now, charges,
@@ -315,15 +383,8 @@ def choose_line(board, state, base, cell, life, opp_life, charges, probs, values
                     score += coefs[K_TORPEDO_READY]
                 torpedo_next = after[TORPEDO] + 1 >= _COST[TORPEDO]
             if table >= 0:
-                loss, fires = opponent_answer(tables, table, view, n_view, probs, opp_rows, coefs[K_OPP_FIRE],
-                                              life_left, coefs[K_DEATH], cover, kill, order, targets, level_count,
-                                              unassigned)
-                if silence_share > 0.0:
-                    loss2, fires2 = opponent_answer(tables, FIRE_SILENCED, view, n_view, probs, opp_rows,
-                                                    coefs[K_OPP_FIRE], life_left, coefs[K_DEATH], cover, kill, order,
-                                                    targets, level_count, unassigned)
-                    loss += silence_share * (loss2 - loss)
-                    fires += silence_share * (fires2 - fires)
+                loss, fires = answer_loss(tables, table, silence_share, view, n_view, probs, opp_rows, coefs,
+                                          life_left, answering)
                 score -= fear * loss
                 if torpedo_next:
                     score += table_weight * coefs[K_COUNTER] * fires
@@ -406,15 +467,4 @@ def v3_turn(state, board, p, mem, rng, out, coefs):
         # Boxed in with one life and nothing charged: the only line left.
         return emit_action(out, 0, ACT_SURFACE, 0, 0)
     n, end = write_line(board, cell, charges, lines, chosen, out)
-    if charges[MINE] >= _COST[MINE]:
-        flow = np.zeros(CELLS)
-        traffic(board, probs, int(coefs[K_TRAFFIC_DEPTH]), flow, np.zeros(CELLS))
-        d = lay_mine(state, board, base, end, values, flow, coefs[K_MINE_SPACING], coefs[K_ATTACK_MINE],
-                     coefs[K_TRAFFIC], rng)
-        if d >= 0:
-            n = emit_action(out, n, ACT_MINE, d, 0)
-    if charges[SONAR] >= _COST[SONAR]:
-        s = choose_sonar(board, probs, coefs[K_SONAR_GAIN])
-        if s > 0:
-            n = emit_action(out, n, ACT_SONAR, s, 0)
-    return n
+    return powers_after(state, board, base, end, charges, probs, values, coefs, rng, out, n)

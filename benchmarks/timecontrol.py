@@ -16,12 +16,13 @@ import re
 import subprocess
 import sys
 import tempfile
-import textwrap
 from pathlib import Path
+
+from tests.programs.build import build_c, build_thinker
+from tests.programs.studies import timed_study
 
 __all__ = ["run"]
 
-_ROOT = Path(__file__).resolve().parent.parent
 
 
 def _tune(*args: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -31,45 +32,11 @@ def _tune(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return out
 
 
-def _build(folder: Path) -> tuple[str, str]:
-    knob, thinker = folder / "knob", folder / "thinker"
-    for source, binary, extra in (("knob.c", knob, ["-lm"]), ("thinker.c", thinker, [])):
-        subprocess.run(["cc", "-O2", "-o", str(binary), str(_ROOT / "tests" / "programs" / source), *extra],
-                       check=True)
-    return str(thinker), str(knob)
-
-
 def _study(name: str, turn_ms: int, thinker: str, knob: str, maps: int, trials: int, validation_maps: int) -> str:
-    return textwrap.dedent(f"""
-        name = "{name}"
-        n_trials = {trials}
-        trials_in_flight = 2
-        panel = ["random", "chaser"]
-        seed_bank = {{ start = 10, count = {maps} }}
-        batch_pairs = 2
-        timeout_scale = 20            # a machine shared with other work: limits = the times told x 20
-
-        [time]
-        turn_ms = {turn_ms}
-
-        [bot]
-        command = "{thinker} --turn-ms {{turn_ms}} -- {knob} --skill {{skill}} --seed {{game_seed}}"
-
-        [search]
-        skill = {{ low = 0.3, high = 1.0, default = 0.6 }}
-
-        [sampler]
-        kind = "random"
-        seed = 1
-
-        [pruning]
-        enabled = false
-
-        [validation]
-        seeds = {{ start = 900000, count = {validation_maps} }}
-        games = {2 * validation_maps}
-        top_k = 1
-    """)
+    command = f"{thinker} --turn-ms {{turn_ms}} -- {knob} --skill {{skill}} --seed {{game_seed}}"
+    return timed_study(name, command, "skill = { low = 0.3, high = 1.0, default = 0.6 }", turn_ms=turn_ms,
+                       n_trials=trials, maps=maps, validation_maps=validation_maps,
+                       validation_games=2 * validation_maps)
 
 
 def run(turn_ms: list[int], maps: int, trials: int, validation_maps: int, pilot_pairs: int) -> dict:
@@ -77,7 +44,7 @@ def run(turn_ms: list[int], maps: int, trials: int, validation_maps: int, pilot_
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        thinker, knob = _build(work)
+        thinker, knob = build_thinker(work), build_c(work)
         for ms in turn_ms:
             name = f"tc{ms}"
             (work / f"{name}.toml").write_text(_study(name, ms, thinker, knob, maps, trials, validation_maps))

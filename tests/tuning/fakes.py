@@ -134,6 +134,17 @@ class InterruptedMidWrite(InterruptingPool):
         return super().wait(timeout)
 
 
+def swallowed_sigint() -> None:
+    """A real Ctrl-C (SIGINT to this process) whose KeyboardInterrupt is dropped, as Python
+    drops it in a finalizer."""
+    try:
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(1000):  # the handler runs at a bytecode boundary, in this block
+            pass
+    except KeyboardInterrupt:
+        pass
+
+
 class SwallowingPool(FakePool):
     """A ``FakePool`` in which a real Ctrl-C (SIGINT) lands after ``after`` waits where its
     KeyboardInterrupt is dropped, as Python drops it in a finalizer."""
@@ -145,12 +156,7 @@ class SwallowingPool(FakePool):
     def wait(self, timeout):
         self.after -= 1
         if self.after == -1:
-            try:
-                os.kill(os.getpid(), signal.SIGINT)
-                for _ in range(1000):  # the handler runs at a bytecode boundary, in this block
-                    pass
-            except KeyboardInterrupt:
-                pass
+            swallowed_sigint()
         return super().wait(timeout)
 
 

@@ -8,29 +8,19 @@ from typing import Optional
 
 import typer
 
+from tuning.cli.bars import Bars
 from tuning.cli.common import RAY_HELP, STORAGE_HELP, fail, fmt, json_text, user_errors
 
 __all__ = ["COMMANDS", "learn"]
 
 
-class _Bar:
+class _Bar(Bars):
     """One rich progress line on stderr: self-play games, the round's TD error, the last score."""
 
     def __init__(self, name: str, total: int, done: int) -> None:
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-        self.progress = Progress(TextColumn("{task.description}"), BarColumn(bar_width=24), MofNCompleteColumn(),
-                                 TimeElapsedColumn(), TextColumn("{task.fields[note]}"), console=Console(stderr=True))
+        super().__init__(bar_width=24)
         self.task = self.progress.add_task(f"{name} self-play games", total=total, completed=done, note="")
         self.score = ""
-
-    def __enter__(self):
-        self.progress.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.progress.stop()
 
     def on_round(self, cp) -> None:
         self.progress.update(self.task, completed=cp.games,

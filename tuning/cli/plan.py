@@ -6,6 +6,7 @@ from typing import Optional
 
 import typer
 
+from tuning.cli.bars import counting_bar
 from tuning.cli.common import RAY_HELP, STORAGE_HELP, fail, json_text, user_errors
 
 __all__ = ["plan", "COMMANDS"]
@@ -56,9 +57,6 @@ def plan(
 
 
 def _pilot(path: Path, pairs: int, ray_address: Optional[str]):
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
     from tuning.driver.cluster import cluster_cpus, connect
     from tuning.driver.pool import BatchPool
     from tuning.driver.programs import check_programs
@@ -73,12 +71,9 @@ def _pilot(path: Path, pairs: int, ray_address: Optional[str]):
     workers = connect(ray_address or spec.ray_address)
     check_programs(study_programs(spec, panel, held_out), spec.time_control)
     pool = BatchPool(cluster_cpus() + 1, bot=study_bot(spec), time_control=spec.time_control)
-    bars = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                    console=Console(stderr=True))
-    task = bars.add_task(f"{spec.name} pilot games (the defaults)", total=None)
+    bars, progress = counting_bar(f"{spec.name} pilot games (the defaults)")
     with bars:
-        measured = pilot(spec, panel, pairs, workers, pool,
-                         progress=lambda done, total: bars.update(task, completed=done, total=total))
+        measured = pilot(spec, panel, pairs, workers, pool, progress=progress)
     return spec, measured, len(panel), checked
 
 

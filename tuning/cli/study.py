@@ -11,6 +11,7 @@ from typing import Callable, Optional
 
 import typer
 
+from tuning.cli.bars import Bars, counting_bar
 from tuning.cli.common import RAY_HELP, STORAGE_HELP, elo_text, fail, fmt, interval, json_text, user_errors
 from tuning.results.verdict import verdict_line
 
@@ -23,26 +24,13 @@ __all__ = ["launch", "resume", "status", "validate", "export", "report", "dashbo
 
 # --- progress bars ------------------------------------------------------------------------------
 
-class _RunBars:
+class _RunBars(Bars):
     """Two rich bars on stderr (trials, games) fed by the runner's progress callback."""
 
     def __init__(self, name: str) -> None:
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
-            TimeRemainingColumn
-
-        self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                 TimeElapsedColumn(), TimeRemainingColumn(), TextColumn("{task.fields[note]}"),
-                                 console=Console(stderr=True))
+        super().__init__(remaining=True)
         self.trials = self.progress.add_task(f"{name} trials", total=None, note="")
         self.games = self.progress.add_task("games", total=None, note="")
-
-    def __enter__(self):
-        self.progress.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.progress.stop()
 
     def __call__(self, p) -> None:
         note = "" if p.best is None else f"best #{p.best[0]} {interval(p.best[1], p.best[2], p.best[3])}"
@@ -286,9 +274,6 @@ def validate(
 ) -> None:
     """Re-play the top trials and the defaults on held-out seeds (at the study's time control, or
     the one given: results at each are kept); the best validated is 'best', with its verdict."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
     from tuning.driver.cluster import connect
     from tuning.results.validation import validate_study
     from tuning.storage.database import resolve_url
@@ -304,12 +289,9 @@ def validate(
         time = _time_control(handle.spec.time_control, turn_ms, first_turn_ms, time_scale)
         connect(ray_address)
         check_programs(handle.checked_bots, time)
-        bars = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                        console=Console(stderr=True))
-        task = bars.add_task(f"{name} validation games", total=None)
+        bars, progress = counting_bar(f"{name} validation games")
         with bars:
-            results = validate_study(handle, top_k=top, games=games, time=time,
-                                     progress=lambda done, total: bars.update(task, completed=done, total=total))
+            results = validate_study(handle, top_k=top, games=games, time=time, progress=progress)
         # trial 0 plays the defaults, or the [search] start file a warm study started from
         reference = "the start file" if handle.spec.start else "defaults"
         for r in results:

@@ -11,6 +11,7 @@ from typing import Callable, Optional
 
 import typer
 
+from tuning.cli.bars import Bars
 from tuning.cli.common import json_text, user_errors
 
 __all__ = ["COMMANDS", "run_test", "show_status", "write_report", "find_test"]
@@ -19,27 +20,15 @@ _STORAGE_HELP = "Study database URL (default: $OCEAN_STORAGE, else sqlite:///stu
 _RAY_HELP = "Join this Ray cluster (host:port or 'auto'; default: a local Ray on every core, or $RAY_ADDRESS)."
 
 
-class _Bar:
+class _Bar(Bars):
     """One rich progress line on stderr: games counted of the maximum, W/D/L, outcomes, LLR
     against its bounds, Elo."""
 
     def __init__(self, handle) -> None:
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
+        super().__init__(bar_width=24)
         self.spec = handle.spec
-        self.progress = Progress(TextColumn("{task.description}"), BarColumn(bar_width=24), MofNCompleteColumn(),
-                                 TimeElapsedColumn(), TextColumn("{task.fields[note]}"),
-                                 console=Console(stderr=True))
         self.task = self.progress.add_task("games", total=self.spec.max_batches
                                            * self.spec.games_per_batch, note="")
-
-    def __enter__(self):
-        self.progress.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.progress.stop()
 
     def __call__(self, p) -> None:
         from tuning.stats.sprt import estimate

@@ -164,7 +164,7 @@ class StudyRunner:
 
     def __init__(self, handle: StudyHandle, *, pool: BatchPool | None = None,
                  progress: Callable[[RunProgress], None] | None = None,
-                 lease_ttl: float = LEASE_TTL, heartbeat: float = HEARTBEAT,
+                 lease_ttl: float = LEASE_TTL, heartbeat: float = HEARTBEAT, incumbent_every: float = INCUMBENT_EVERY,
                  retry: Retry | None = None, log: Callable[[str], None] = _stderr) -> None:
         self.h = handle
         self.spec = handle.spec
@@ -172,6 +172,7 @@ class StudyRunner:
         self.pool = pool  # None: a Ray pool sized to the cluster (tests pass their own)
         self.progress = progress
         self.heartbeat = heartbeat
+        self.incumbent_every = incumbent_every
         self.log = log
         self.retry = retry if retry is not None else Retry(handle.storage.url, name=handle.name, log=log)
         self.leases = Leases(handle, self.owner, ttl=lease_ttl, call=self._db)
@@ -573,10 +574,10 @@ class StudyRunner:
 
     def _refresh_incumbent(self) -> None:
         """Prune against the study's incumbent as stored (every driver's complete trials), read
-        again at most every ``INCUMBENT_EVERY`` seconds, and in full only when the study has
+        again at most every ``incumbent_every`` seconds, and in full only when the study has
         complete trials this driver has not counted."""
         now = time.monotonic()
-        if now - self._incumbent_read < INCUMBENT_EVERY:
+        if now - self._incumbent_read < self.incumbent_every:
             return
         self._incumbent_read = now
         complete = self._db(lambda: trial_counts(self.h.storage.engine, self.h.name))[TrialState.COMPLETE]

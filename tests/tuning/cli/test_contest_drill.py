@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import textwrap
 import time
 from pathlib import Path
 
@@ -15,6 +14,7 @@ import pytest
 
 from benchmarks.chaos import DriverProcess, duplicate_rows, read_digest
 from tests.programs.build import build_c
+from tests.programs.studies import timed_study
 from tests.tuning.processes import last_json, run_tune
 
 # A program study killed and resumed, then validated at 50 ms a turn (~3 min on 2 loaded cores).
@@ -26,36 +26,9 @@ EXAMPLE = Path(__file__).resolve().parents[3] / "studies" / "examples" / "mybot.
 
 def _study(mybot: str) -> str:
     command = f"{mybot} --fire_probability {{fire_probability}} --turn-ms {{turn_ms}} --think 0.8 --seed {{game_seed}}"
-    return textwrap.dedent(f"""
-        name = "contest"
-        n_trials = 3
-        trials_in_flight = 2
-        panel = ["random", "knobc-v1"]
-        seed_bank = {{ start = 30, count = 4 }}
-        batch_pairs = 1
-        timeout_scale = 20            # a loaded machine: the limits are the times told x 20
-
-        [time]
-        turn_ms = 5                   # tune short
-
-        [bot]
-        command = "{command}"
-
-        [search]
-        fire_probability = {{ low = 0.3, high = 1.0, default = 0.9 }}
-
-        [sampler]
-        kind = "random"
-        seed = 3
-
-        [pruning]
-        enabled = false
-
-        [validation]
-        seeds = {{ start = 900000, count = 4 }}
-        games = 8
-        top_k = 1
-    """)
+    return timed_study("contest", command, "fire_probability = { low = 0.3, high = 1.0, default = 0.9 }",
+                       turn_ms=5, panel=("random", "knobc-v1"), n_trials=3, first_map=30, batch_pairs=1,
+                       sampler_seed=3, validation_games=8)  # tune short
 
 
 def test_a_timed_c_bot_tuned_short_killed_resumed_and_validated_at_the_contests_time(tmp_path, ray_cluster,

@@ -4,11 +4,11 @@ twice briefly; at ``[time] turn_ms = 4`` the study plays at least 4 times the ga
 of the same study at 50, the program is told 4, and ``tune plan --json`` and ``tune status
 --json`` give their fields; the short study is then validated at the contest's 50 ms."""
 import re
-import textwrap
 
 import pytest
 
 from tests.programs.build import build_c, build_thinker
+from tests.programs.studies import timed_study
 from tests.tuning.processes import last_json, run_tune
 
 # Two brief studies of a program that spends its budget, and a validation at 50 ms (~2 min).
@@ -19,36 +19,8 @@ GUARD = 600  # seconds a command may take before it counts as hung (a guard, not
 
 def _study(name: str, turn_ms: int, thinker: str, knob: str, log) -> str:
     command = f"{thinker} --turn-ms {{turn_ms}} --log {log} -- {knob} --skill {{skill}} --seed {{game_seed}}"
-    return textwrap.dedent(f"""
-        name = "{name}"
-        n_trials = 2
-        trials_in_flight = 2
-        panel = ["random", "chaser"]
-        seed_bank = {{ start = 10, count = 4 }}
-        batch_pairs = 2
-        timeout_scale = 20            # a loaded machine: the limits are the times told x 20
-
-        [time]
-        turn_ms = {turn_ms}
-
-        [bot]
-        command = "{command}"
-
-        [search]
-        skill = {{ low = 0.5, high = 1.0, default = 0.9 }}
-
-        [sampler]
-        kind = "random"
-        seed = 2
-
-        [pruning]
-        enabled = false
-
-        [validation]
-        seeds = {{ start = 900000, count = 4 }}
-        games = 4
-        top_k = 1
-    """)
+    return timed_study(name, command, "skill = { low = 0.5, high = 1.0, default = 0.9 }", turn_ms=turn_ms,
+                       sampler_seed=2)
 
 
 def _rate(launched) -> float:

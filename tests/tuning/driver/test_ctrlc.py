@@ -4,23 +4,14 @@ import signal
 
 import pytest
 
+from tests.tuning.fakes import swallowed_sigint
 from tuning.driver.ctrlc import CtrlC
-
-
-def _swallowed_sigint() -> None:
-    """A real SIGINT whose KeyboardInterrupt is dropped, as in a finalizer."""
-    try:
-        os.kill(os.getpid(), signal.SIGINT)
-        for _ in range(1000):  # the handler runs at a bytecode boundary, in this block
-            pass
-    except KeyboardInterrupt:
-        pass
 
 
 def test_a_swallowed_ctrl_c_is_raised_again_by_check():
     with CtrlC() as ctrl_c:
         ctrl_c.check()  # not pressed: nothing
-        _swallowed_sigint()
+        swallowed_sigint()
         assert ctrl_c.pressed
         with pytest.raises(KeyboardInterrupt):
             ctrl_c.check()

@@ -426,15 +426,14 @@ class _AnotherDriverCompletes(FakePool):
         return out
 
 
-def test_every_driver_prunes_against_the_incumbent_as_stored(sqlite_url, monkeypatch):
-    # a fake pool's whole study can finish within the second between two reads of the stored
-    # incumbent: read it at every look, so the test does not hang on the machine's speed
-    monkeypatch.setattr("tuning.driver.runner.INCUMBENT_EVERY", 0.0)
+def test_every_driver_prunes_against_the_incumbent_as_stored(sqlite_url):
     handle = _study(sqlite_url, n_trials=6, trials_in_flight=1, seed_bank={"start": 100, "count": 30}, batch_pairs=3,
                     pruning={"enabled": True, "alpha": 0.05, "min_pairs": 6})
     try:
         pool = _AnotherDriverCompletes(handle, capacity=1)
-        report = StudyRunner(handle, pool=pool).run()
+        # A fake pool's whole study can finish within the second between two reads of the stored
+        # incumbent: read it at every look, so the test does not depend on the machine's speed.
+        report = StudyRunner(handle, pool=pool, incumbent_every=0.0).run()
         assert report.pruned > 0
         against = {t.user_attrs["pruned_against"]["incumbent"] for t in handle.trials(TrialState.PRUNED)}
         assert against == {pool.number}  # the other driver's trial, read from the study

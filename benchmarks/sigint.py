@@ -3,7 +3,7 @@
 Each run launches a study on a local Ray this script starts, waits until a random number of
 games is stored (or a random few seconds), sends SIGINT at a random instant, and records how the
 driver ended: exit code 130 with the line to carry on (clean), another exit code (a crash), no
-exit within ``--patience`` seconds (hung), or the study run to its end (the press was lost).
+exit within ``--patience`` seconds (hung), or the study played on (the press was lost).
 
     python -m benchmarks.sigint --runs 30 --json
 """
@@ -25,30 +25,34 @@ from pathlib import Path
 
 from benchmarks.chaos import read_digest
 
-__all__ = ["run"]
+__all__ = ["run", "sigint_study"]
 
-_STUDY = textwrap.dedent("""
-    name = "sig"
-    n_trials = 4
-    trials_in_flight = 2
-    panel = ["random", "chaser"]
-    seed_bank = { start = 100, count = 200 }
-    batch_pairs = 4
+def sigint_study(maps: int) -> str:
+    """The study every SIGINT interrupts: 4 trials of the in-process bot, 2 in flight, against
+    random and chaser on ``maps`` maps, random sampler, no pruning."""
+    return textwrap.dedent(f"""
+        name = "sig"
+        n_trials = 4
+        trials_in_flight = 2
+        panel = ["random", "chaser"]
+        seed_bank = {{ start = 100, count = {maps} }}
+        batch_pairs = 4
 
-    [sampler]
-    kind = "random"
-    seed = 5
+        [sampler]
+        kind = "random"
+        seed = 5
 
-    [search]
-    silence_cost = {}
+        [search]
+        silence_cost = {{}}
 
-    [pruning]
-    enabled = false
+        [pruning]
+        enabled = false
 
-    [validation]
-    seeds = { start = 9000, count = 4 }
-    games = 4
-""")
+        [validation]
+        seeds = {{ start = 9000, count = 4 }}
+        games = 4
+    """)
+
 
 
 def _rows(url: str) -> int:
@@ -59,7 +63,7 @@ def _rows(url: str) -> int:
 
 
 def _one(work: Path, address: str, rng: random.Random, patience: float) -> tuple[str, float]:
-    (work / "sig.toml").write_text(_STUDY)
+    (work / "sig.toml").write_text(sigint_study(2000))  # long enough to be mid-study
     url = f"sqlite:///{work}/studies/sig.db"
     proc = subprocess.Popen([sys.executable, "-m", "tuning", "launch", "sig.toml", "--storage", url,
                              "--ray-address", address],
@@ -85,7 +89,8 @@ def _one(work: Path, address: str, rng: random.Random, patience: float) -> tuple
     if proc.returncode == 130 and "tune resume sig" in err and "Traceback" not in err:
         return "clean", seconds
     if proc.returncode == 0:
-        return "lost (played on to the end)", seconds
+        complete = set(read_digest(url, "sig").states.values()) == {"COMPLETE"}
+        return ("finished as the signal came" if seconds < 1.0 and complete else "lost (played on)"), seconds
     return f"crashed (exit {proc.returncode})", seconds
 
 

@@ -9,10 +9,8 @@ re-read at most once a second) and tells Optuna when a trial is done.
 Crash safety (exercised by ``benchmarks.chaos`` and tests/tuning/driver/test_resilience.py):
 
 - every game is stored as its batch finishes, under a unique key, so a kill loses at most the
-  batches in flight and nothing stored is ever replayed or duplicated (on PostgreSQL the
-  worker that played a batch stores it and sends the driver only its summary, see
-  ``tuning.storage.batchstore``; on SQLite, or when a worker cannot reach the database, the driver
-  stores the rows);
+  batches in flight and nothing stored is ever replayed or duplicated (on PostgreSQL the worker
+  stores its batch, ``tuning.storage.batchstore``; else the driver stores the rows);
 - each open trial carries a lease renewed by this driver's heartbeat, and a trial whose driver
   is gone is adopted by another: its stored games are kept, only the missing ones are played,
   with its stored parameters (``tuning.driver.leases``);
@@ -20,11 +18,9 @@ Crash safety (exercised by ``benchmarks.chaos`` and tests/tuning/driver/test_res
   create exactly the target; trial N's random draws are seeded by (sampler seed, N) (an
   unseeded study stores the seed it drew) and it is created with a record of the trials then
   running (``tuning.driver.asking``); its parameters, drawn outside the lock, are drawn from
-  the study as it stood at its creation. So a trial whose driver died before storing them is
-  given by its adopter exactly what its creator would have stored, with every sampler (SPSA
-  keeps its theta, perturbation and partner). Which trials have finished when a trial is
-  created is timing, killed or not: with one driver and one trial in flight a killed and
-  resumed study proposes what an undisturbed one does (``benchmarks.chaos --sampler``);
+  the study as it stood then, so an adopter stores exactly what its dead creator would have,
+  with every sampler (SPSA keeps theta, perturbation and partner). With one driver and one
+  trial in flight a killed and resumed study proposes what an undisturbed one does;
 - every database call goes through ``tuning.storage.retry``: an outage is ridden out with
   backoff, or ends the run with one line after ``$OCEAN_DB_PATIENCE`` seconds; a trial is told
   only after all its games are stored, so its value always matches its stored games.
@@ -208,10 +204,7 @@ class StudyRunner:
         try:
             with CtrlC() as ctrl_c:
                 self._loop(pool, ctrl_c)
-        except KeyboardInterrupt:
-            # Stopped below, once this handler has let go of the traceback: the frames of an
-            # interrupted database call can hold a connection in the middle of a write, and the
-            # releases would wait on its lock.
+        except KeyboardInterrupt:  # stopped below, once the traceback is let go (``_stop``)
             self.report.interrupted = True
         finally:
             self.report.wall_seconds = time.perf_counter() - start
@@ -249,11 +242,10 @@ class StudyRunner:
             self._emit()
 
     def _stop(self) -> None:
-        """After a Ctrl-C: let go of our trials, each left RUNNING with its games stored (without
-        a lease, resume adopts it at once). Never waits long: whatever cannot be released now
-        expires by itself, or resume sees that we are gone. The batches in flight are not
-        cancelled: Ray ends them with this driver, and a cancel racing a task's completion just
-        before the driver exits can crash Ray's core worker (ray-project/ray#54846)."""
+        """After a Ctrl-C, once the traceback is let go (an interrupted write's frames may hold
+        its lock): release our trials' leases, each left RUNNING with its games stored; resume
+        adopts them. Waits at most STOP_WAIT a lease. Batches in flight are not cancelled: Ray
+        ends them with the driver (a cancel racing a completion can crash it, ray#54846)."""
         self.h.storage.let_go()
         for number in list(self.open):
             try:

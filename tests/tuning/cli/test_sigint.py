@@ -5,42 +5,19 @@ import os
 import signal
 import subprocess
 import sys
-import textwrap
 import time
 
 import pytest
 
 from benchmarks.chaos import duplicate_rows, inconsistent_trials, read_digest
+from benchmarks.sigint import sigint_study
 from tests.tuning.processes import run_tune
-
-STUDY = textwrap.dedent("""
-    name = "sig"
-    n_trials = 4
-    trials_in_flight = 2
-    panel = ["random", "chaser"]
-    seed_bank = { start = 100, count = 40 }
-    batch_pairs = 4
-
-    [sampler]
-    kind = "random"
-    seed = 5
-
-    [search]
-    silence_cost = {}
-
-    [pruning]
-    enabled = false
-
-    [validation]
-    seeds = { start = 9000, count = 4 }
-    games = 4
-""")
 
 
 @pytest.mark.drill  # about a minute: a study on Ray, interrupted, then resumed
 def test_a_real_sigint_to_tune_launch_leaves_a_resumable_study_with_nothing_lost(tmp_path, ray_cluster, monkeypatch):
     monkeypatch.delenv("OCEAN_STORAGE", raising=False)
-    (tmp_path / "sig.toml").write_text(STUDY)
+    (tmp_path / "sig.toml").write_text(sigint_study(40))
     url = f"sqlite:///{tmp_path}/studies/sig.db"
     proc = subprocess.Popen([sys.executable, "-m", "tuning", "launch", "sig.toml", "--ray-address", ray_cluster],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

@@ -45,6 +45,35 @@ def _print_curve(store, as_json: bool) -> None:
         typer.echo(f"{r['games']:>10,}  " + "  ".join(f"{c:>26}" for c in cells))
 
 
+def write_report(name: str, storage: Optional[str], out) -> bool:
+    """``tune report NAME`` for a learning run (``out`` already checked); False if NAME is no
+    learning run there (it may be a study)."""
+    from pathlib import Path
+
+    from tuning.errors import TuningError
+    from tuning.results.learnreport import write_learn_report
+    from tuning.storage.database import parse_url, resolve_url
+    from tuning.storage.learnstore import open_learn
+
+    url = resolve_url(name, option=storage)
+    parsed = parse_url(url)
+    if parsed.get_backend_name() == "sqlite" and not Path(parsed.database).exists():
+        return False
+    try:
+        store = open_learn(name, url, create=False)
+    except TuningError:
+        return False
+    try:
+        written = write_learn_report(store, out)
+    except OSError as exc:
+        raise TuningError(f"cannot write {out}: {exc.strerror}") from None
+    finally:
+        store.storage.close()
+    typer.echo(f"{out} written" + (f", with its curve beside it: {written['pngs'][0].name}" if written["pngs"]
+                                   else " (no checkpoint scored yet: no curve)"))
+    return True
+
+
 @user_errors
 def learn(
     name: str = typer.Argument(..., help="Name of the learning run (its checkpoints are stored under it)."),

@@ -375,13 +375,14 @@ def export(
 
 @user_errors
 def report(
-    name: str = typer.Argument(..., help="Study name."),
+    name: str = typer.Argument(..., help="Study name (or a test's, or a learning run's)."),
     out: Path = typer.Option(Path("report.html"), "--out", help="The HTML page; PNG files go beside it "
                                                                   "(report_history.png, ...)."),
     storage: Optional[str] = typer.Option(None, "--storage", help=STORAGE_HELP),
 ) -> None:
     """Write a self-contained HTML report of a study (history, importances, slices, per-opponent
-    scores, per-game statistics, pruning, speed) and its figures as PNG files."""
+    scores, per-game statistics, pruning, speed) and its figures as PNG files; of a test (tune
+    test) or a learning run (tune learn, its learning curve) under that name likewise."""
     import os
 
     from tuning.storage.database import resolve_url
@@ -402,6 +403,10 @@ def report(
     from tuning.cli.test import write_report as write_test_report
 
     if write_test_report(name, storage, out):  # NAME is a test (tune test)
+        return
+    from tuning.cli.learn import write_report as write_learn_report
+
+    if write_learn_report(name, storage, out):  # NAME is a learning run (tune learn)
         return
     handle = open_study(name, resolve_url(name, option=storage))
     try:

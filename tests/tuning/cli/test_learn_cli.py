@@ -33,6 +33,13 @@ def test_learn_writes_weights_that_play_and_a_curve(workdir, ray_cluster):
     curve = last_json(run_tune("learn", "tiny", "--report", "--json", "--plot", "curve.png", cwd=workdir))
     assert [r["games"] for r in curve["curve"]] == [0, 60] and "patient-v1" in curve["curve"][1]
     assert (workdir / "curve.png").stat().st_size > 5000
+    # tune report draws a learning run as it draws a study: its page, the curve beside it
+    reported = run_tune("report", "tiny", "--out", "tiny.html", cwd=workdir)
+    assert "tiny.html written, with its curve beside it: tiny_curve.png" in reported.stdout
+    page = (workdir / "tiny.html").read_text()
+    assert "Learning run <code>tiny</code>" in page and "60 in 2 rounds" in page and "all-zero weights" in page
+    assert page.count("<tr><td>60</td>") == 1 and page.count("on 2 maps x 2") == 2 * 2  # 2 checkpoints x 2 yardsticks
+    assert 'id="weights"' in page and (workdir / "tiny_curve.png").stat().st_size > 5000
 
     # carried on with only a higher target: the stored options are used
     more = run_tune("learn", "tiny", "--games", "90", "--out", "more.toml", "--ray-address", ray_cluster, cwd=workdir,

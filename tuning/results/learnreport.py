@@ -1,0 +1,81 @@
+"""``tune report NAME`` for a learning run: its settings, its learning curve (the figure and
+its table) and the last checkpoint's weights, as one self-contained HTML page with the curve
+as a PNG file beside it."""
+from __future__ import annotations
+
+import base64
+import html
+from pathlib import Path
+
+from tuning.results.learncurve import curve_table, draw_curve
+from tuning.storage.learnstore import LearnStore
+
+__all__ = ["write_learn_report"]
+
+
+def _score(cell: dict | None) -> str:
+    if cell is None:
+        return "-"
+    return f"{cell['score']:.3f} [{cell['low']:.3f}, {cell['high']:.3f}] on {cell['maps']} maps x 2"
+
+
+def _setting(value) -> str:
+    if isinstance(value, dict):  # the starting weights
+        if not any(value.values()):
+            return "all-zero weights"
+        return ", ".join(f"{k} {v:g}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+def _page(store: LearnStore, image: str) -> str:
+    esc = html.escape
+    definition = store.definition() or {}
+    checkpoints = store.checkpoints()
+    last = checkpoints[-1] if checkpoints else None
+    rows = curve_table(store)
+    yardsticks = sorted({k for r in rows for k in r if k not in ("round", "games")})
+    summary = [("learning run", store.name), ("storage", store.storage.masked),
+               ("self-play games", f"{last.games:,} in {last.round} rounds" if last else "none yet")]
+    summary += [(key, _setting(definition[key])) for key in sorted(definition)]
+    head = "".join(f"<tr><th>{esc(str(k))}</th><td>{esc(str(v))}</td></tr>" for k, v in summary)
+    curve = ("<tr><th>self-play games</th>" + "".join(f"<th>vs {esc(n)}</th>" for n in yardsticks) + "</tr>"
+             + "".join(f"<tr><td>{r['games']:,}</td>" + "".join(f"<td>{esc(_score(r.get(n)))}</td>" for n in yardsticks)
+                       + "</tr>" for r in rows))
+    weights = "" if last is None else (
+        f"<h2>Weights after {last.games:,} games</h2><table id=\"weights\"><tr><th>feature</th><th>weight</th></tr>"
+        + "".join(f"<tr><td>{esc(k)}</td><td>{v:+.4f}</td></tr>" for k, v in last.weights.items()) + "</table>")
+    figure = f'<img src="data:image/png;base64,{image}" alt="learning curve">' if rows else \
+        "<p class=note>No checkpoint scored yet (--score-every).</p>"
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Learning run {esc(store.name)}</title>
+<style>
+body {{ font: 14px/1.45 system-ui, sans-serif; margin: 24px auto; max-width: 1000px; color: #222; }}
+h1 {{ font-size: 22px; margin-bottom: 4px; }} h2 {{ font-size: 17px; margin-top: 28px; }}
+table {{ border-collapse: collapse; margin: 8px 0; }}
+th, td {{ border-bottom: 1px solid #ddd; padding: 3px 10px; text-align: left; vertical-align: top; }}
+img {{ max-width: 100%; display: block; margin: 8px 0; }} .note {{ color: #666; }}
+</style></head><body>
+<h1>Learning run <code>{esc(store.name)}</code></h1>
+<p class=note>Written by <code>tune report</code> from the study database: TD(lambda) self-play of the
+<code>tunable-td</code> bot (<code>tune learn</code>); each scored checkpoint played the yardstick bots on
+held-out maps, each map twice with sides swapped.</p>
+<table id="summary">{head}</table>
+<h2>Strength against self-play games</h2>{figure}
+<table id="curve">{curve}</table>
+{weights}
+</body></html>
+"""
+
+
+def write_learn_report(store: LearnStore, out: Path) -> dict:
+    """Write ``out`` (HTML) and ``<out stem>_curve.png`` beside it (when a checkpoint was
+    scored); returns what was written."""
+    pngs, image = [], ""
+    if curve_table(store):
+        png = draw_curve(store, out.with_name(f"{out.stem}_curve.png"))
+        pngs.append(png)
+        image = base64.b64encode(png.read_bytes()).decode("ascii")
+    out.write_text(_page(store, image), encoding="utf-8")
+    return {"html": out, "pngs": pngs}

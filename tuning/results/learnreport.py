@@ -8,6 +8,7 @@ import html
 from pathlib import Path
 
 from tuning.results.learncurve import curve_table, draw_curve
+from tuning.results.page import html_page
 from tuning.storage.learnstore import LearnStore
 
 __all__ = ["write_learn_report"]
@@ -48,25 +49,14 @@ def _page(store: LearnStore, image: str) -> str:
         + "".join(f"<tr><td>{esc(k)}</td><td>{v:+.4f}</td></tr>" for k, v in last.weights.items()) + "</table>")
     figure = f'<img src="data:image/png;base64,{image}" alt="learning curve">' if rows else \
         "<p class=note>No checkpoint scored yet (--score-every).</p>"
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>Learning run {esc(store.name)}</title>
-<style>
-body {{ font: 14px/1.45 system-ui, sans-serif; margin: 24px auto; max-width: 1000px; color: #222; }}
-h1 {{ font-size: 22px; margin-bottom: 4px; }} h2 {{ font-size: 17px; margin-top: 28px; }}
-table {{ border-collapse: collapse; margin: 8px 0; }}
-th, td {{ border-bottom: 1px solid #ddd; padding: 3px 10px; text-align: left; vertical-align: top; }}
-img {{ max-width: 100%; display: block; margin: 8px 0; }} .note {{ color: #666; }}
-</style></head><body>
-<h1>Learning run <code>{esc(store.name)}</code></h1>
+    return html_page(f"Learning run {store.name}", f"""<h1>Learning run <code>{esc(store.name)}</code></h1>
 <p class=note>Written by <code>tune report</code> from the study database: TD(lambda) self-play of the
 <code>tunable-td</code> bot (<code>tune learn</code>); each scored checkpoint played the yardstick bots on
 held-out maps, each map twice with sides swapped.</p>
 <table id="summary">{head}</table>
 <h2>Strength against self-play games</h2>{figure}
 <table id="curve">{curve}</table>
-{weights}
-</body></html>
-"""
+{weights}""")
 
 
 def write_learn_report(store: LearnStore, out: Path) -> dict:

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from tuning.driver.bottest import MatchTally, Tally, Verdict, judge, read_prefix
+from tuning.results.page import html_page
 from tuning.stats.sprt import GAUNTLET, PENTANOMIAL_NAMES, estimate
 from tuning.storage.teststore import TestHandle
 from tuning.study.testspec import BASE, NEW, TEST_PHASE, TestSpec
@@ -243,25 +244,14 @@ def _page(spec: TestSpec, s: dict, images: dict[str, str]) -> str:
                           f"<td>{b['score'] if b['score'] is not None else '-'}</td>"
                           f"<td>{esc(_elo_text(r['elo'], r['elo_ci']))}</td></tr>")
         opponents += "</table>" + _img(images, "opponents")
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>Test {esc(s['test'])}</title>
-<style>
-body {{ font: 14px/1.45 system-ui, sans-serif; margin: 24px auto; max-width: 1000px; color: #222; }}
-h1 {{ font-size: 22px; margin-bottom: 4px; }} h2 {{ font-size: 17px; margin-top: 28px; }}
-table {{ border-collapse: collapse; margin: 8px 0; }}
-th, td {{ border-bottom: 1px solid #ddd; padding: 3px 10px; text-align: left; vertical-align: top; }}
-img {{ max-width: 100%; display: block; margin: 8px 0; }} .note {{ color: #666; }}
-</style></head><body>
-<h1>Test <code>{esc(s['test'])}</code></h1>
+    return html_page(f"Test {s['test']}", f"""<h1>Test <code>{esc(s['test'])}</code></h1>
 <p class=note>Written by <code>tune report</code> from the study database: a sequential test (pentanomial
 GSPRT) of the new bot against the base bot on pairs of games (each map played twice, sides swapped).</p>
 <table id="summary">{summary}</table>
 <h2>The ratio over the test</h2>{_img(images, "llr")}
 <h2>Outcomes counted ({esc(label)})</h2><table id="outcomes">{outcomes}</table>
 <h2>Elo over the test</h2>{_img(images, "elo")}
-{opponents}
-</body></html>
-"""
+{opponents}""")
 
 
 def _img(images: dict[str, str], name: str) -> str:

@@ -1,0 +1,25 @@
+"""The frame of the small report pages (a test's, a learning run's): one self-contained HTML
+document with the same plain style."""
+from __future__ import annotations
+
+import html
+
+__all__ = ["html_page"]
+
+_STYLE = """body { font: 14px/1.45 system-ui, sans-serif; margin: 24px auto; max-width: 1000px; color: #222; }
+h1 { font-size: 22px; margin-bottom: 4px; } h2 { font-size: 17px; margin-top: 28px; }
+table { border-collapse: collapse; margin: 8px 0; }
+th, td { border-bottom: 1px solid #ddd; padding: 3px 10px; text-align: left; vertical-align: top; }
+img { max-width: 100%; display: block; margin: 8px 0; } .note { color: #666; }"""
+
+
+def html_page(title: str, body: str) -> str:
+    """A whole HTML document titled ``title`` (escaped here) around ``body`` (HTML as given)."""
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
+<style>
+{_STYLE}
+</style></head><body>
+{body}
+</body></html>
+"""

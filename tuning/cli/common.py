@@ -42,6 +42,25 @@ def user_errors(fn: Callable) -> Callable:
     return wrapper
 
 
+def open_named(name: str, storage: Optional[str], opener: Callable):
+    """``opener(name, url)`` on the database NAME's commands use (``--storage``, else its
+    default), if that database exists and the opener finds NAME there; else None (NAME may be
+    another kind of thing: a study, a test, a learning run). Never creates a database."""
+    from pathlib import Path
+
+    from tuning.errors import TuningError
+    from tuning.storage.database import parse_url, resolve_url
+
+    url = resolve_url(name, option=storage)
+    parsed = parse_url(url)
+    if parsed.get_backend_name() == "sqlite" and not Path(parsed.database).exists():
+        return None
+    try:
+        return opener(name, url)
+    except TuningError:
+        return None
+
+
 def _quiet_libraries() -> None:
     import optuna
 

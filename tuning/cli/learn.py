@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 
 from tuning.cli.bars import Bars
-from tuning.cli.common import RAY_HELP, STORAGE_HELP, fail, fmt, json_text, user_errors
+from tuning.cli.common import RAY_HELP, STORAGE_HELP, fail, fmt, json_text, open_named, user_errors
 
 __all__ = ["COMMANDS", "learn"]
 
@@ -48,20 +48,12 @@ def _print_curve(store, as_json: bool) -> None:
 def write_report(name: str, storage: Optional[str], out) -> bool:
     """``tune report NAME`` for a learning run (``out`` already checked); False if NAME is no
     learning run there (it may be a study)."""
-    from pathlib import Path
-
     from tuning.errors import TuningError
     from tuning.results.learnreport import write_learn_report
-    from tuning.storage.database import parse_url, resolve_url
     from tuning.storage.learnstore import open_learn
 
-    url = resolve_url(name, option=storage)
-    parsed = parse_url(url)
-    if parsed.get_backend_name() == "sqlite" and not Path(parsed.database).exists():
-        return False
-    try:
-        store = open_learn(name, url, create=False)
-    except TuningError:
+    store = open_named(name, storage, lambda n, url: open_learn(n, url, create=False))
+    if store is None:
         return False
     try:
         written = write_learn_report(store, out)

@@ -12,7 +12,7 @@ from typing import Callable, Optional
 import typer
 
 from tuning.cli.bars import Bars
-from tuning.cli.common import json_text, user_errors
+from tuning.cli.common import json_text, open_named, user_errors
 
 __all__ = ["COMMANDS", "run_test", "show_status", "write_report", "find_test"]
 
@@ -50,18 +50,9 @@ class _Bar(Bars):
 
 def find_test(name: str, storage: Optional[str]):
     """The open test ``name`` if its database holds one (else None: it may be a study)."""
-    from tuning.errors import TuningError
-    from tuning.storage.database import parse_url, resolve_url
     from tuning.storage.teststore import open_test
 
-    url = resolve_url(name, option=storage)
-    parsed = parse_url(url)
-    if parsed.get_backend_name() == "sqlite" and not Path(parsed.database).exists():
-        return None
-    try:
-        return open_test(name, url)
-    except TuningError:
-        return None
+    return open_named(name, storage, open_test)
 
 
 def show_status(name: str, storage: Optional[str], as_json: bool) -> bool:

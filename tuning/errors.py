@@ -6,7 +6,7 @@ escaping is a bug and keeps its traceback.
 """
 from __future__ import annotations
 
-__all__ = ["TuningError", "SpecError", "StorageError", "StudyNotFound", "StudyExists", "FrozenBotChanged"]
+__all__ = ["TuningError", "SpecError", "StorageError", "StudyNotFound", "StudyExists", "FrozenBotChanged", "last_line"]
 
 
 class TuningError(Exception):
@@ -32,3 +32,10 @@ class StudyExists(TuningError):
 class FrozenBotChanged(TuningError):
     """A frozen bot (panel bot or program) that is not the bot it was frozen as, found where it
     was about to play (a Ray node's first game with it)."""
+
+
+def last_line(error: BaseException) -> str:
+    """An error's text as one line: its last (a Ray worker's traceback ends with the error
+    itself), or its type's name if it has none."""
+    text = str(error).strip()
+    return text.splitlines()[-1] if text else type(error).__name__

@@ -33,7 +33,7 @@ from tuning.driver.ctrlc import CtrlC
 from tuning.driver.evaluation import Batch
 from tuning.driver.leases import HEARTBEAT, LEASE_TTL, STOP_WAIT
 from tuning.driver.pool import BatchPool
-from tuning.errors import StorageError, TuningError
+from tuning.errors import StorageError, TuningError, last_line
 from tuning.stats.sprt import PENTANOMIAL, decide, first_crossing
 from tuning.storage.locks import driver_id, owner_dead
 from tuning.storage.retry import Retry
@@ -403,9 +403,8 @@ class TestRunner:
                 [(b.trial, TEST_PHASE, b.opponent.name, r.rows, r.seconds) for b, r in unstored]))
         if failed:
             batch, error = failed[0]
-            message = str(error).strip().splitlines()[-1] if str(error).strip() else type(error).__name__
             raise TuningError(f"a batch of test {self.h.name!r} ({batch.opponent.name}, maps {batch.seeds[0]}.."
-                              f"{batch.seeds[-1]}) failed: {message}")
+                              f"{batch.seeds[-1]}) failed: {last_line(error)}")
         for task, result in ready:
             batch, _ = self._in_flight.pop(id(task))
             self.run_report.games += task.games

@@ -6,14 +6,16 @@ leaves little queued work behind.
 """
 from __future__ import annotations
 
-from typing import Mapping
+from collections import deque
+from typing import Callable, Iterable, Mapping
 
 import ray
 
 from tuning.driver.evaluation import Batch
 from tuning.driver.worker import BatchResult, play_batch_task
+from tuning.errors import TuningError, last_line
 
-__all__ = ["BatchPool"]
+__all__ = ["BatchPool", "play_all"]
 
 
 class BatchPool:
@@ -83,3 +85,19 @@ class BatchPool:
             ray.cancel(ref)
             del self._refs[ref]
         return len(refs)
+
+
+def play_all(pool, batches: Iterable[Batch], params_of: Callable[[Batch], Mapping[str, float]],
+             on_result: Callable[[Batch, BatchResult], None], describe: Callable[[Batch], str]) -> None:
+    """Play ``batches`` in ``pool`` (a ``BatchPool`` or one like it), in order and keeping it full,
+    each with ``params_of(batch)``; every result goes to ``on_result`` as it comes. A failed
+    batch ends it all with one line: ``describe(batch)`` failed, and why."""
+    pending = deque(batches)
+    while pending or len(pool):
+        while pending and not pool.full:
+            batch = pending.popleft()
+            pool.submit(batch, params_of(batch))
+        for batch, result in pool.wait(timeout=10.0):
+            if isinstance(result, Exception):
+                raise TuningError(f"{describe(batch)} failed: {last_line(result)}")
+            on_result(batch, result)

@@ -47,7 +47,7 @@ from tuning.driver.leases import HEARTBEAT, LEASE_TTL, STOP_WAIT, Leases
 from tuning.driver.pool import BatchPool
 from tuning.driver.spsapairs import common_scores
 from tuning.driver.worker import frozen_bot_problem
-from tuning.errors import StorageError, TuningError
+from tuning.errors import StorageError, TuningError, last_line
 from tuning.stats.pruning import incumbent_bias, interval_variance, should_prune
 from tuning.storage.handle import StudyHandle
 from tuning.storage.locks import ASK_LOCK, driver_id, hold
@@ -540,7 +540,7 @@ class StudyRunner:
 
     def _fail(self, pool: BatchPool, op: _OpenTrial, error: Exception) -> None:
         pool.cancel_trial(op.number)
-        message = str(error).strip().splitlines()[-1] if str(error).strip() else type(error).__name__
+        message = last_line(error)
         if not self._write(op, {"error": message[:500]}, state=TrialState.FAIL):
             return
         self.report.failed += 1

@@ -55,6 +55,7 @@ def pilot(spec: StudySpec, panel, pairs: int, workers: int, pool,
           progress: Callable[[int, int], None] | None = None) -> Measured:
     """Play the defaults against ``panel`` on the first ``pairs`` maps of the seed bank in
     ``pool`` (a ``BatchPool`` at the study's time control) and measure. Nothing is stored."""
+    from tuning.driver.pool import play_all  # Ray: a plan from stored games never loads it
     if pairs < 2:
         raise TuningError(f"--pilot-pairs must be at least 2 (a spread needs two maps), got {pairs}")
     seeds = spec.seed_bank.seeds(min(pairs, spec.seed_bank.count))
@@ -67,19 +68,16 @@ def pilot(spec: StudySpec, panel, pairs: int, workers: int, pool,
     total = sum(b.games for b in pending)
     scores: dict = {}
     played = 0
+
+    def measure(batch, result) -> None:
+        nonlocal played
+        scores.update(pair_scores_of_rows(batch.opponent.name, result.rows))
+        played += batch.games
+        if progress:
+            progress(played, total)
+
     start = time.perf_counter()
-    while pending or len(pool):
-        while pending and not pool.full:
-            pool.submit(pending.pop(0), params)
-        for batch, result in pool.wait(timeout=10.0):
-            if isinstance(result, Exception):
-                text = str(result).strip()
-                raise TuningError(f"pilot games against {batch.opponent.name} failed: "
-                                  f"{text.splitlines()[-1] if text else type(result).__name__}")
-            scores.update(pair_scores_of_rows(batch.opponent.name, result.rows))
-            played += batch.games
-            if progress:
-                progress(played, total)
+    play_all(pool, pending, lambda batch: params, measure, lambda batch: f"pilot games against {batch.opponent.name}")
     wall = time.perf_counter() - start
     sd, mean = _spread(scores, [b.name for b in panel])
     return Measured("pilot", played, played / wall if wall > 0 else math.nan, sd, math.sqrt(2) * sd, False, mean)

@@ -22,7 +22,7 @@ from optuna.trial import TrialState
 from ocean.timecontrol import TimeControl
 from tuning.driver.cluster import cluster_cpus
 from tuning.driver.evaluation import plan_batches, summarize
-from tuning.driver.pool import BatchPool
+from tuning.driver.pool import BatchPool, play_all
 from tuning.errors import SpecError, TuningError
 from tuning.results.verdict import time_key, validation_phase, verdict
 from tuning.stats.estimates import Estimate, paired_difference
@@ -98,19 +98,17 @@ def validate_study(handle: StudyHandle, *, top_k: int | None = None, games: int 
         progress(played, total)
     pool = pool if pool is not None else BatchPool(cluster_cpus() + 1, bot=handle.bot,
                                                    time_control=time)
-    while pending or len(pool):
-        while pending and not pool.full:
-            batch = pending.popleft()
-            pool.submit(batch, params[batch.trial])
-        for batch, result in pool.wait(timeout=10.0):
-            if isinstance(result, Exception):
-                raise TuningError(f"validation games of trial {batch.trial} failed: "
-                                  f"{str(result).strip().splitlines()[-1] if str(result).strip() else type(result).__name__}")
-            handle.games.add_games(trial=batch.trial, phase=phase, opponent=batch.opponent.name,
-                                   rows=result.rows, seconds=result.seconds)
-            played += batch.games
-            if progress:
-                progress(played, total)
+
+    def store(batch, result) -> None:
+        nonlocal played
+        handle.games.add_games(trial=batch.trial, phase=phase, opponent=batch.opponent.name,
+                               rows=result.rows, seconds=result.seconds)
+        played += batch.games
+        if progress:
+            progress(played, total)
+
+    play_all(pool, pending, lambda batch: params[batch.trial], store,
+             lambda batch: f"validation games of trial {batch.trial}")
     return _score(handle, chosen, seeds, games, time, phase)
 
 

@@ -4,9 +4,14 @@ TD fits a value: the weight it gives ``v3_regret`` (how far a line falls below v
 of the turn) is what one worse line costs in win rate, which is small. Choosing well between
 the lines of one turn wants that ranking trusted far more. This bench plays a learned
 coefficient file against ``patient-v1`` with the ``v3_regret`` weight multiplied by each scale,
-the rest unchanged, on the same maps (``ocean arena``, sides swapped).
+the rest unchanged, on the same maps (``ocean arena``, sides swapped). ``tune learn``'s trust
+step chooses that scale by self-play instead (``tuning/driver/trust.py``); this bench shows what
+each scale is worth against a yardstick the learner never plays.
 
-    python -m benchmarks.tdtrust --params studies/learned-td.toml --scales 1,5,10,20,40 --games 400 --json
+    python -m benchmarks.tdtrust --params studies/learned-td.toml --scales 0.015625,0.125,0.5,1 --games 1000 --json
+
+(``studies/learned-td.toml`` carries the trust step's scale, x64: 1/64 gives back TD's own weight;
+a product past the weights' bounds is clipped to them.)
 """
 from __future__ import annotations
 
@@ -17,6 +22,8 @@ import sys
 import tempfile
 import tomllib
 from pathlib import Path
+
+from ocean.bots.td.coefficients import WEIGHT_BOUND
 
 __all__ = ["run"]
 
@@ -37,7 +44,7 @@ def run(params: str, scales: list[float], games: int, seed: int, opponent: str =
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for i, scale in enumerate(scales):
-            scaled = dict(weights, v3_regret=weights["v3_regret"] * scale)
+            scaled = dict(weights, v3_regret=max(-WEIGHT_BOUND, min(WEIGHT_BOUND, weights["v3_regret"] * scale)))
             path = Path(tmp) / f"scaled{i}.toml"
             path.write_text('bot = "tunable-td"\n\n[coefficients]\n'
                             + "".join(f"{name} = {value!r}\n" for name, value in scaled.items()))

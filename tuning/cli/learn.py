@@ -31,18 +31,40 @@ class _Bar(Bars):
         self.progress.update(self.task, note=self.score)
 
 
-def _print_curve(store, as_json: bool) -> None:
-    from tuning.results.learncurve import curve_table
+class _TrustBar(Bars):
+    """The trust step's matches on one rich progress line."""
 
-    rows = curve_table(store)
+    def __init__(self, name: str, trust_games: int) -> None:
+        from tuning.driver.trust import SCALES, trust_maps
+
+        super().__init__(bar_width=24)
+        self.task = self.progress.add_task(f"{name} trust step", total=len(SCALES) - 1, completed=0,
+                                           note=f"{trust_maps(trust_games)} maps a match")
+
+    def on_match(self, row) -> None:
+        if row.opponent.startswith("x"):
+            self.progress.update(self.task, advance=1,
+                                 note=f"x{row.scale:g} vs {row.opponent}: {row.score:.3f}")
+
+
+def _print_curve(store, as_json: bool) -> None:
+    from tuning.results.learncurve import curve_table, trust_table
+
+    rows, trust = curve_table(store), trust_table(store)
     if as_json:
-        typer.echo(json_text({"run": store.name, "curve": rows}))
+        typer.echo(json_text({"run": store.name, "curve": rows, "trust": trust}))
         return
     names = sorted({k for r in rows for k in r if k not in ("round", "games")})
     typer.echo(f"{'games':>10}  " + "  ".join(f"{'vs ' + n:>26}" for n in names))
     for r in rows:
         cells = [f"{fmt(r[n]['score'])} [{fmt(r[n]['low'])}, {fmt(r[n]['high'])}]" if n in r else "-" for n in names]
         typer.echo(f"{r['games']:>10,}  " + "  ".join(f"{c:>26}" for c in cells))
+    for r in trust:
+        matches = ", ".join(f"x{m['scale']:g} vs x{m['against']:g} {m['score']:.3f}" for m in r["matches"])
+        typer.echo(f"trust step after {r['games']:,} games: v3_regret x{r['scale']:g} ({matches})")
+        for n in names:
+            if n in r:
+                typer.echo(f"  trusted vs {n}: {fmt(r[n]['score'])} [{fmt(r[n]['low'])}, {fmt(r[n]['high'])}]")
 
 
 def write_report(name: str, storage: Optional[str], out) -> bool:
@@ -97,6 +119,9 @@ def learn(
                                                          "many games (10,000; 0: never)."),
     score_maps: Optional[int] = typer.Option(None, help="Held-out maps per yardstick score, each played twice "
                                                         "(100)."),
+    trust_games: int = typer.Option(4000, help="Self-play games of the trust step after TD: how far to trust "
+                                               "v3's ranking, learned by matches of the learner against itself "
+                                               "(0: none; docs/learning.md)."),
     report: bool = typer.Option(False, help="Print the run's learning curve (no games played)."),
     plot: Optional[str] = typer.Option(None, help="With --report: draw the curve into this PNG file."),
     as_json: bool = typer.Option(False, "--json", help="With --report: the curve as one JSON object."),
@@ -104,6 +129,7 @@ def learn(
 ) -> None:
     """Learn the tunable-td bot's weights by TD(lambda) self-play (seed 003), resumable."""
     from tuning.driver.learn import LearnOptions, starting_weights
+    from tuning.driver.trust import trust_maps
     from tuning.storage.database import resolve_url
     from tuning.storage.learnstore import open_learn
 
@@ -127,16 +153,18 @@ def learn(
         round_games=round_games, batches=batches, seed=seed, score_every=score_every, score_maps=score_maps,
     ).items() if value is not None}
     LearnOptions(games=games, **given).check()  # every mistake is found before a file is written
+    trust_maps(trust_games)
     start_weights = None if start is None else starting_weights(start)
-    _learn_and_write(name, url, games, given, start_weights, out, ray_address)
+    _learn_and_write(name, url, games, given, start_weights, out, ray_address, trust_games)
 
 
-def _learn_and_write(name, url, games, given, start_weights, out, ray_address) -> None:
+def _learn_and_write(name, url, games, given, start_weights, out, ray_address, trust_games) -> None:
     """Create the run from the options given (the rest: defaults), or carry the stored one on:
     options not given are the stored ones, options given must match them."""
     from ocean.bots.coefficients import save_params
     from tuning.driver.cluster import connect
     from tuning.driver.learn import POLICY, LearnOptions, run_learn, starting_weights
+    from tuning.driver.trust import TRUSTED, run_trust
     from tuning.errors import TuningError
     from tuning.storage.learnstore import open_learn
 
@@ -156,6 +184,7 @@ def _learn_and_write(name, url, games, given, start_weights, out, ray_address) -
         options = LearnOptions(**dict(stored, games=games, opponents=tuple(stored["opponents"]),
                                       yardsticks=tuple(stored["yardsticks"])))
         last = store.last_checkpoint()
+        cpus = None
         if last is not None and last.games > games:
             # Past the target: the checkpoint reached at it (the learning curve's points), nothing played.
             cp = [c for c in store.checkpoints() if c.games <= games][-1]
@@ -163,13 +192,28 @@ def _learn_and_write(name, url, games, given, start_weights, out, ray_address) -
             cpus = connect(ray_address)
             with _Bar(name, options.games, last.games if last else 0) as bar:
                 cp = run_learn(store, options, parallel=cpus, on_round=bar.on_round, on_score=bar.on_score)
-        save_params(cp.weights, out, {"learned_by": f"tune learn {name}", "storage": store.storage.masked,
-                                      "self_play_games": cp.games, "round": cp.round}, policy=POLICY)
+        weights, provenance, step = cp.weights, {}, None
+        if trust_games:
+            cpus = cpus or connect(ray_address)
+            with _TrustBar(name, trust_games) as bar:
+                step = run_trust(store, options, cp, trust_games, parallel=cpus, on_match=bar.on_match)
+            weights = step.weights
+            provenance = {"trust_scale": step.scale, "trust_games": step.games}
+        save_params(weights, out, {"learned_by": f"tune learn {name}", "storage": store.storage.masked,
+                                   "self_play_games": cp.games, "round": cp.round, **provenance}, policy=POLICY)
         typer.echo(f"{name}: {cp.games:,} self-play games, {cp.round} rounds; weights written to {out} "
                    f"(ocean bot --params {out})")
-        scores = [s for s in store.scores() if s.round == cp.round]
-        for s in scores:
-            typer.echo(f"  vs {s.opponent}: {s.score:.3f} [{s.low:.3f}, {s.high:.3f}] on {s.maps} held-out maps x 2")
+        for s in store.scores():
+            if s.round == cp.round:
+                typer.echo(f"  TD vs {s.opponent}: {s.score:.3f} [{s.low:.3f}, {s.high:.3f}] on {s.maps} held-out "
+                           "maps x 2")
+        if step is not None:
+            typer.echo(f"  trust step: {step.games:,} self-play games chose v3_regret x{step.scale:g} "
+                       f"({TRUSTED} {cp.weights[TRUSTED]:.4g} -> {weights[TRUSTED]:.4g})")
+            for row in step.rows:
+                if not row.opponent.startswith("x"):
+                    typer.echo(f"  trusted vs {row.opponent}: {row.score:.3f} [{row.low:.3f}, {row.high:.3f}] on "
+                               f"{row.maps} held-out maps x 2")
     finally:
         store.storage.close()
 

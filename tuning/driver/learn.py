@@ -25,7 +25,8 @@ from tuning.errors import TuningError
 from tuning.storage.learnstore import Checkpoint, LearnStore, Score
 
 __all__ = ["LearnOptions", "POLICY", "LEARN_SEED_BASE", "HELD_OUT_SEED_BASE", "SCHEDULES", "OPPONENTS",
-           "game_seed", "held_out_seeds", "learning_rate", "run_learn", "starting_weights", "learn_batch"]
+           "game_seed", "held_out_seeds", "learning_rate", "run_learn", "starting_weights", "learn_batch", "score_task",
+           "split_even"]
 
 POLICY = "tunable-td"
 # Learning maps: far above every seed bank of the lab (arenas start at 1, studies' banks are
@@ -146,7 +147,7 @@ def score_batch(weights: dict, opponent: str, seeds: Sequence[int]) -> list[floa
 
 
 _learn_task = ray.remote(num_cpus=1, max_retries=3)(learn_batch)
-_score_task = ray.remote(num_cpus=1, max_retries=3)(score_batch)
+score_task = ray.remote(num_cpus=1, max_retries=3)(score_batch)
 
 
 def _opponent_codes(options: LearnOptions, first: int, count: int) -> list[int]:
@@ -155,7 +156,7 @@ def _opponent_codes(options: LearnOptions, first: int, count: int) -> list[int]:
     return [CODES[options.opponents[(first + i) % len(options.opponents)]] for i in range(count)]
 
 
-def _split(total: int, parts: int) -> list[tuple[int, int]]:
+def split_even(total: int, parts: int) -> list[tuple[int, int]]:
     """(offset, count) of ``parts`` near-equal contiguous slices of ``total``."""
     parts = min(parts, total)
     return [(total * i // parts, total * (i + 1) // parts - total * i // parts) for i in range(parts)]
@@ -180,7 +181,7 @@ def score_checkpoint(store: LearnStore, options: LearnOptions, cp: Checkpoint, y
     from ocean.stats import estimate
 
     seeds = held_out_seeds(options.score_maps)
-    refs = [_score_task.remote(cp.weights, yardstick, seeds[o:o + n]) for o, n in _split(len(seeds), parts)]
+    refs = [score_task.remote(cp.weights, yardstick, seeds[o:o + n]) for o, n in split_even(len(seeds), parts)]
     pairs = [s for part in ray.get(refs) for s in part]
     e = estimate(pairs)
     score = Score(cp.round, cp.games, yardstick, len(seeds), e.mean, e.low, e.high)
@@ -216,7 +217,7 @@ def run_learn(store: LearnStore, options: LearnOptions, *, parallel: int,
         alpha = learning_rate(options, cp.games)
         w = [cp.weights[k] for k in order]
         refs = []
-        for offset, count in _split(n, options.batches):
+        for offset, count in split_even(n, options.batches):
             first = cp.games + offset
             seeds = [game_seed(options.seed, first + i) for i in range(count)]
             refs.append(_learn_task.remote(w, seeds, _opponent_codes(options, first, count), options.epsilon, alpha,

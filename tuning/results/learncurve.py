@@ -6,7 +6,7 @@ from pathlib import Path
 
 from tuning.storage.learnstore import LearnStore
 
-__all__ = ["curve_table", "draw_curve"]
+__all__ = ["curve_table", "draw_curve", "trust_table"]
 
 
 def curve_table(store: LearnStore) -> list[dict]:
@@ -18,6 +18,23 @@ def curve_table(store: LearnStore) -> list[dict]:
     return [rows[r] for r in sorted(rows)]
 
 
+def trust_table(store: LearnStore) -> list[dict]:
+    """One row per checkpoint a trust step followed: round, games, the scale chosen (the last
+    rung's winner), the self-play matches of the ladder, and per yardstick the trusted weights'
+    score and interval."""
+    rows: dict[int, dict] = {}
+    for t in store.trust_rows():
+        row = rows.setdefault(t.round, {"round": t.round, "games": t.games, "scale": 1.0, "matches": []})
+        cell = {"score": t.score, "low": t.low, "high": t.high, "maps": t.maps}
+        if t.opponent.startswith("x"):
+            row["matches"].append(dict(cell, scale=t.scale, against=float(t.opponent[1:])))
+            if t.score > 0.5:
+                row["scale"] = t.scale
+        else:
+            row[t.opponent] = cell
+    return [rows[r] for r in sorted(rows)]
+
+
 def draw_curve(store: LearnStore, out: str | Path) -> Path:
     """Draw score against self-play games (one line per yardstick, with its 95% band) into ``out``."""
     import matplotlib
@@ -26,19 +43,25 @@ def draw_curve(store: LearnStore, out: str | Path) -> Path:
     import matplotlib.pyplot as plt
 
     rows = curve_table(store)
+    trusted = trust_table(store)
     yardsticks = sorted({k for r in rows for k in r if k not in ("round", "games")})
-    fig, ax = plt.subplots(figsize=(7, 4), dpi=110)
+    fig, ax = plt.subplots(figsize=(7, 4.6), dpi=110)
     for name in yardsticks:
         points = [(r["games"], r[name]) for r in rows if name in r]
         games = [g for g, _ in points]
-        ax.plot(games, [p["score"] for _, p in points], marker="o", label=f"vs {name}")
+        line, = ax.plot(games, [p["score"] for _, p in points], marker="o", label=f"vs {name} (TD weights)")
         ax.fill_between(games, [p["low"] for _, p in points], [p["high"] for _, p in points], alpha=0.2)
+        after = [(r["games"], r[name]) for r in trusted if name in r]
+        if after:
+            ax.errorbar([g for g, _ in after], [p["score"] for _, p in after],
+                        yerr=[[p["score"] - p["low"] for _, p in after], [p["high"] - p["score"] for _, p in after]],
+                        fmt="*", markersize=11, color=line.get_color(), label=f"vs {name} after the trust step")
     ax.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
     ax.set_xlabel("self-play games")
     ax.set_ylabel("score on held-out maps (paired)")
     ax.set_ylim(0.0, 1.0)
     ax.set_title(f"tune learn {store.name}: strength against self-play games")
-    ax.legend(loc="lower right")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize="small")
     fig.tight_layout()
     out = Path(out)
     fig.savefig(out)

@@ -7,7 +7,7 @@ import base64
 import html
 from pathlib import Path
 
-from tuning.results.learncurve import curve_table, draw_curve
+from tuning.results.learncurve import curve_table, draw_curve, trust_table
 from tuning.results.page import html_page
 from tuning.storage.learnstore import LearnStore
 
@@ -47,7 +47,18 @@ def _page(store: LearnStore, image: str) -> str:
     weights = "" if last is None else (
         f"<h2>Weights after {last.games:,} games</h2><table id=\"weights\"><tr><th>feature</th><th>weight</th></tr>"
         + "".join(f"<tr><td>{esc(k)}</td><td>{v:+.4f}</td></tr>" for k, v in last.weights.items()) + "</table>")
-    figure = f'<img src="data:image/png;base64,{image}" alt="learning curve">' if rows else \
+    trust = trust_table(store)
+    trusted = "" if not trust else (
+        "<h2>Trust step</h2><p class=note>After the TD games, the learner played itself with the weight of "
+        "<code>v3_regret</code> scaled (each scale against the best so far, paired games on learning maps) and "
+        "kept the winner; the trusted weights then played the yardsticks on the held-out maps.</p>"
+        "<table id=\"trust\"><tr><th>after games</th><th>self-play matches</th><th>scale chosen</th>"
+        + "".join(f"<th>trusted vs {esc(n)}</th>" for n in yardsticks) + "</tr>"
+        + "".join(f"<tr><td>{r['games']:,}</td><td>"
+                  + esc(", ".join(f"x{m['scale']:g} vs x{m['against']:g} {m['score']:.3f}" for m in r["matches"]))
+                  + f"</td><td>x{r['scale']:g}</td>" + "".join(f"<td>{esc(_score(r.get(n)))}</td>" for n in yardsticks)
+                  + "</tr>" for r in trust) + "</table>")
+    figure = f'<img src="data:image/png;base64,{image}" alt="learning curve">' if image else \
         "<p class=note>No checkpoint scored yet (--score-every).</p>"
     return html_page(f"Learning run {store.name}", f"""<h1>Learning run <code>{esc(store.name)}</code></h1>
 <p class=note>Written by <code>tune report</code> from the study database: TD(lambda) self-play of the
@@ -56,6 +67,7 @@ held-out maps, each map twice with sides swapped.</p>
 <table id="summary">{head}</table>
 <h2>Strength against self-play games</h2>{figure}
 <table id="curve">{curve}</table>
+{trusted}
 {weights}""")
 
 
@@ -63,7 +75,7 @@ def write_learn_report(store: LearnStore, out: Path) -> dict:
     """Write ``out`` (HTML) and ``<out stem>_curve.png`` beside it (when a checkpoint was
     scored); returns what was written."""
     pngs, image = [], ""
-    if curve_table(store):
+    if curve_table(store) or trust_table(store):
         png = draw_curve(store, out.with_name(f"{out.stem}_curve.png"))
         pngs.append(png)
         image = base64.b64encode(png.read_bytes()).decode("ascii")

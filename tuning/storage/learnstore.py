@@ -9,7 +9,10 @@ a study database gains them only when a run is stored there):
 - ``ocean_learn_checkpoints``: the weights after each round, unique per (run, round), with the
   self-play games played so far, the round's summed squared TD error, player-turns and seconds;
 - ``ocean_learn_scores``: a checkpoint's score against one yardstick bot on the held-out maps,
-  unique per (run, round, opponent).
+  unique per (run, round, opponent);
+- ``ocean_learn_trust``: the trust step after a checkpoint (``tuning.driver.trust``): each rung's
+  self-play match (a scale of ``v3_regret`` against the best scale so far) and the trusted
+  weights' yardstick scores, unique per (run, round, scale, opponent, maps).
 
 A row is written once: storing a checkpoint or score that is already there (a resumed run that
 reached the same round) changes nothing, so every round is idempotent.
@@ -28,7 +31,8 @@ from tuning.errors import StudyNotFound, TuningError
 from tuning.storage.database import Storage, open_storage, parse_url
 from tuning.storage.provenance import package_version
 
-__all__ = ["LearnRun", "LearnCheckpoint", "LearnScore", "Checkpoint", "Score", "LearnStore", "open_learn"]
+__all__ = ["LearnRun", "LearnCheckpoint", "LearnScore", "LearnTrust", "Checkpoint", "Score", "TrustRow", "LearnStore",
+           "open_learn"]
 
 _ID = BigInteger().with_variant(Integer, "sqlite")
 
@@ -83,6 +87,27 @@ class LearnScore(_LearnBase):
     created_at: Mapped[float] = mapped_column(Float)
 
 
+class LearnTrust(_LearnBase):
+    """One match of the trust step after a checkpoint: a rung of the ladder (``opponent`` "x2":
+    the scale it was played against, on learning maps) or the trusted weights against a
+    yardstick bot (held-out maps)."""
+
+    __tablename__ = "ocean_learn_trust"
+    __table_args__ = (UniqueConstraint("run", "round", "scale", "opponent", "maps", name="uq_ocean_learn_trust"),)
+
+    id: Mapped[int] = mapped_column(_ID, primary_key=True, autoincrement=True)
+    run: Mapped[str] = mapped_column(String(64), sa.ForeignKey("ocean_learn_runs.name", ondelete="CASCADE"))
+    round: Mapped[int] = mapped_column(Integer)  # the checkpoint's
+    games: Mapped[int] = mapped_column(BigInteger)  # the checkpoint's self-play games
+    scale: Mapped[float] = mapped_column(Float)  # v3_regret's weight multiplied by this
+    opponent: Mapped[str] = mapped_column(String(128))
+    maps: Mapped[int] = mapped_column(Integer)  # each played twice, sides swapped
+    score: Mapped[float] = mapped_column(Float)
+    low: Mapped[float] = mapped_column(Float)
+    high: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
 @dataclass(frozen=True)
 class Checkpoint:
     round: int
@@ -97,6 +122,18 @@ class Checkpoint:
 class Score:
     round: int
     games: int
+    opponent: str
+    maps: int
+    score: float
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class TrustRow:
+    round: int
+    games: int
+    scale: float
     opponent: str
     maps: int
     score: float
@@ -174,6 +211,23 @@ class LearnStore:
         self._insert_once(LearnScore, dict(run=self.name, round=score.round, games=score.games,
                                            opponent=score.opponent, maps=score.maps, score=score.score,
                                            low=score.low, high=score.high, created_at=time.time()))
+
+    def trust_rows(self, round_: int | None = None) -> list[TrustRow]:
+        """The trust step's matches (after checkpoint ``round_``, or every checkpoint's), in the order played."""
+        t = LearnTrust
+        stmt = sa.select(t.round, t.games, t.scale, t.opponent, t.maps, t.score, t.low, t.high).where(
+            t.run == self.name)
+        if round_ is not None:
+            stmt = stmt.where(t.round == round_)
+        with self.storage.engine.connect() as conn:
+            return [TrustRow(int(r), int(g), float(sc), o, int(m), float(s), float(lo), float(hi))
+                    for r, g, sc, o, m, s, lo, hi in conn.execute(stmt.order_by(t.round, t.id))]
+
+    def add_trust_row(self, row: TrustRow) -> None:
+        """Store ``row`` (nothing if that match is stored already)."""
+        self._insert_once(LearnTrust, dict(run=self.name, round=row.round, games=row.games, scale=row.scale,
+                                           opponent=row.opponent, maps=row.maps, score=row.score, low=row.low,
+                                           high=row.high, created_at=time.time()))
 
     def _insert_once(self, model, values: dict) -> None:
         try:

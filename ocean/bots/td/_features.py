@@ -18,7 +18,7 @@ from ocean.constants import (
 )
 from ocean.bots.td.coefficients import (
     F_BELIEVED, F_DANGER, F_DISTANCE, F_FIRED, F_LIVES, F_MINE, F_MINES, F_REACH, F_ROOM, F_SILENCE, F_SILENCED,
-    F_SONAR, F_SURFACED, F_TORPEDO, F_REGRET, F_V3, FEATURE_NAMES, FEATURES, N_FEATURES,
+    F_SONAR, F_SURFACED, F_TORPEDO, F_REGRET, F_SHOT, F_V3, FEATURE_NAMES, FEATURES, N_FEATURES,
 )
 from ocean.tracking._query import lowest_bit
 
@@ -91,7 +91,7 @@ def charge_shares(after, x):
 
 
 @kernel
-def line_features(life_left, opp_life_left, n_view, n_opp, free, horizon, after, my_mines, opp_mines, reach,
+def line_features(life_left, opp_life_left, dealt, n_view, n_opp, free, horizon, after, my_mines, opp_mines, reach,
                   answer_loss, distance, danger, trigger_threat, surfaced, silenced, fired, opp_torpedo_moves,
                   opp_silence_moves, opp_turn, v3_score, x, y):
     """Write both sides' features (``FEATURES`` order) into ``x`` (ours) and ``y`` (the
@@ -128,18 +128,22 @@ def line_features(life_left, opp_life_left, n_view, n_opp, free, horizon, after,
     y[F_FIRED] = opp_turn[2]
     x[F_V3] = v3_score
     y[F_V3] = 0.0
+    x[F_SHOT] = dealt
+    y[F_SHOT] = 0.0
     x[F_REGRET] = 0.0  # set once every line of the turn is scored (``set_regrets``)
     y[F_REGRET] = 0.0
 
 
 @kernel
 def set_regrets(xs, n):
-    """x[F_REGRET] of candidates ``xs[:n]``: each one's v3 score less the best of them."""
+    """x[F_REGRET] of candidates ``xs[:n]``: exp(its v3 score less the best of them) - 1, in
+    (-1, 0]. Saturating, so the lines far below v3's best, which exploring plays and which lose
+    alike, do not flatten what TD fits to the near-best ones a choice is made between."""
     top = -1e300
     for k in range(n):
         top = max(top, xs[k, F_V3])
     for k in range(n):
-        xs[k, F_REGRET] = xs[k, F_V3] - top
+        xs[k, F_REGRET] = math.exp(xs[k, F_V3] - top) - 1.0
 
 
 @kernel

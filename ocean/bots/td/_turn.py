@@ -211,7 +211,7 @@ def td_choose(state, board, p, mem, rng, out, weights, epsilon, diff):
                 loss *= table_weight
             v3_score += search[K_STEALTH_WEIGHT] * math.log2(max(n_view, 1))
             reach = reach_chance(board, probs, e) if after_fire[TORPEDO] + 1 >= _COST[TORPEDO] else 0.0
-            line_features(life_left, opp_life - dealt, n_view, n_opp, free, horizon, after_fire, my_mines, opp_mines,
+            line_features(life_left, opp_life, dealt, n_view, n_opp, free, horizon, after_fire, my_mines, opp_mines,
                           reach, loss, distance, danger[e], threat, surface, 1 if silenced else 0, fire,
                           opp_torpedo_moves, opp_silence_moves, opp_turn, v3_score, x, y)
             # Kept, and chosen once every line is scored: the regret feature needs the best v3 score.

@@ -10,7 +10,7 @@ from ocean import _state as S
 from ocean.board import build_board
 from ocean.bots.td._features import (
     F_BELIEVED, F_DANGER, F_DISTANCE, F_FIRED, F_LIVES, F_MINE, F_MINES, F_REACH, F_ROOM, F_SILENCE, F_SILENCED,
-    F_REGRET, F_SONAR, F_SURFACED, F_TORPEDO, F_V3, FEATURE_NAMES, N_FEATURES, advantage, charge_shares, expected_mines,
+    F_REGRET, F_SHOT, F_SONAR, F_SURFACED, F_TORPEDO, F_V3, FEATURE_NAMES, N_FEATURES, advantage, charge_shares, expected_mines,
     line_features, live_mines, opponent_last_turn, reach_chance, set_regrets, win_rate,
 )
 from ocean.bots.td.coefficients import COEFFICIENTS_TD, WEIGHT_BOUND
@@ -89,9 +89,10 @@ def test_line_features_put_each_measure_on_its_side():
     x = np.zeros(N_FEATURES)
     y = np.zeros(N_FEATURES)
     after = np.array([2, 0, 6, 3], dtype=np.int64)
-    line_features(5, 3.5, 16, 2, 10, 20, after, 4, 1.5, 0.3, 0.7, 4.5, 0.4, 1.2, 1, 0, 1, 7, 2,
+    line_features(5, 3.5, 0.6, 16, 2, 10, 20, after, 4, 1.5, 0.3, 0.7, 4.5, 0.4, 1.2, 1, 0, 1, 7, 2,
                   np.array([0, 1, 1], dtype=np.int64), -0.25, x, y)
     assert (x[F_LIVES], y[F_LIVES]) == (5, 3.5)
+    assert (x[F_SHOT], y[F_SHOT]) == (0.6, 0.0)  # a belief, apart from the lives both sides have
     assert (x[F_BELIEVED], y[F_BELIEVED]) == (4.0, 1.0)
     assert (x[F_ROOM], y[F_ROOM]) == (0.5, 0.0)
     assert (x[F_TORPEDO], y[F_TORPEDO]) == pytest.approx((2 / 3, 1.0))  # its 7 MOVEs: charged (capped)
@@ -117,8 +118,9 @@ def test_the_advantage_is_linear_in_the_difference_and_its_win_rate_logistic():
     assert win_rate(-800.0) == 0.0 and win_rate(800.0) == 1.0  # no overflow
 
 
-def test_regret_is_each_lines_v3_score_below_the_turns_best():
-    xs = np.zeros((4, N_FEATURES))
-    xs[:, F_V3] = [0.5, -1.0, 2.0, 7.0]  # the last row is past n: not a line of this turn
-    set_regrets(xs, 3)
-    assert list(xs[:3, F_REGRET]) == [-1.5, -3.0, 0.0] and xs[3, F_REGRET] == 0.0
+def test_regret_saturates_below_the_turns_best_v3_score():
+    xs = np.zeros((5, N_FEATURES))
+    xs[:, F_V3] = [0.5, -1.0, 2.0, -40.0, 7.0]  # the last row is past n: not a line of this turn
+    set_regrets(xs, 4)
+    assert list(xs[:4, F_REGRET]) == pytest.approx([math.exp(-1.5) - 1, math.exp(-3.0) - 1, 0.0, -1.0])
+    assert xs[4, F_REGRET] == 0.0 and -1.0 <= xs[3, F_REGRET] < xs[1, F_REGRET] < xs[0, F_REGRET] < 0.0

@@ -3,7 +3,7 @@ checkpoints and scores written once per round (a resumed round stores nothing tw
 import pytest
 
 from tuning.errors import StudyNotFound, TuningError
-from tuning.storage.learnstore import Checkpoint, Score, open_learn
+from tuning.storage.learnstore import Checkpoint, Score, TrustRow, open_learn
 
 
 def test_a_run_is_defined_once_and_its_rows_are_idempotent(any_url):
@@ -24,6 +24,15 @@ def test_a_run_is_defined_once_and_its_rows_are_idempotent(any_url):
         store.add_score(Score(2, 200, "patient-v1", 10, 0.6, 0.5, 0.7))
         store.add_score(Score(2, 200, "patient-v1", 10, 0.1, 0.0, 0.2))
         assert store.scores() == [Score(2, 200, "patient-v1", 10, 0.6, 0.5, 0.7)]
+        # the trust step's matches: in the order played, one per (round, scale, opponent, maps)
+        rung = TrustRow(2, 200, 2.0, "x1", 5, 0.55, 0.4, 0.7)
+        replayed = TrustRow(2, 200, 2.0, "x1", 5, 0.0, 0.0, 0.1)  # the same match again: kept as first stored
+        for row in (rung, TrustRow(2, 200, 4.0, "x2", 5, 0.45, 0.3, 0.6), replayed,
+                    TrustRow(2, 200, 2.0, "x1", 7, 0.6, 0.5, 0.7), TrustRow(1, 100, 2.0, "x1", 5, 0.5, 0.4, 0.6)):
+            store.add_trust_row(row)
+        assert [(r.round, r.scale, r.maps, r.score) for r in store.trust_rows()] == [
+            (1, 2.0, 5, 0.5), (2, 2.0, 5, 0.55), (2, 4.0, 5, 0.45), (2, 2.0, 7, 0.6)]
+        assert [r.scale for r in store.trust_rows(1)] == [2.0]
         other = open_learn("td2", any_url, create=True)
         assert other.checkpoints() == [] and other.definition() is None
         other.storage.close()

@@ -61,7 +61,7 @@ def _pilot(path: Path, pairs: int, ray_address: Optional[str]):
     from tuning.driver.pool import BatchPool
     from tuning.driver.programs import check_programs
     from tuning.results.plan import pilot
-    from tuning.study.opponents import resolve_panel, study_bot, study_programs
+    from tuning.study.opponents import checked_bots, resolve_panel, study_bot
     from tuning.study.spec import load_spec
 
     spec = load_spec(path)
@@ -69,7 +69,7 @@ def _pilot(path: Path, pairs: int, ray_address: Optional[str]):
     held_out = None if spec.validation.panel is None else resolve_panel(spec.validation.panel)
     checked = len(panel) + len([b for b in held_out or [] if b.name not in {p.name for p in panel}])
     workers = connect(ray_address or spec.ray_address)
-    check_programs(study_programs(spec, panel, held_out), spec.time_control)
+    check_programs(checked_bots(spec, panel, held_out), spec.time_control)  # as launch: frozen bots too
     pool = BatchPool(cluster_cpus() + 1, bot=study_bot(spec), time_control=spec.time_control)
     bars, progress = counting_bar(f"{spec.name} pilot games (the defaults)")
     with bars:

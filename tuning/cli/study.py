@@ -241,7 +241,7 @@ def _print_status(s: dict) -> None:
             f"; held-out opponents {interval(b['held_out_score'], b['held_out_low'], b['held_out_high'])}"
         typer.echo(f"  best: trial {b['trial']} {interval(b['score'], b['low'], b['high'])} ({label}){held}")
         if b["validated"]:
-            typer.echo(f"  verdict: {verdict_line(b['diff_vs_defaults'], b['diff_low'], b['diff_high'])}")
+            typer.echo(f"  verdict: {verdict_line(b['diff_vs_defaults'], b['diff_low'], b['diff_high'], b['reference'])}")
         if b.get("elo") is not None:
             each = ", ".join(f"{name} {elo_text(*e)}" for name, e in b["elo_per_opponent"].items())
             typer.echo(f"  best in Elo: {elo_text(b['elo'], b['elo_low'], b['elo_high'])} against the panel ({each})")
@@ -280,7 +280,7 @@ def validate(
     from tuning.storage.handle import open_study
 
     from tuning.driver.programs import check_programs
-    from tuning.results.verdict import GAIN
+    from tuning.results.verdict import GAIN, reference_name
     from tuning.stats.estimates import panel_elo
 
     handle = open_study(name, resolve_url(name, option=storage))
@@ -293,7 +293,7 @@ def validate(
         with bars:
             results = validate_study(handle, top_k=top, games=games, time=time, progress=progress)
         # trial 0 plays the defaults, or the [search] start file a warm study started from
-        reference = "the start file" if handle.spec.start else "defaults"
+        reference = reference_name(handle.spec.start)
         for r in results:
             diff = f"reference ({reference})" if r.diff is None else \
                 f"vs {reference} {r.diff.mean:+.3f} [{r.diff.low:+.3f}, {r.diff.high:+.3f}]"
@@ -307,7 +307,7 @@ def validate(
                        f"training {fmt(r.training_score)}; {diff}")
         best = results[0]
         diff = (None, None, None) if best.diff is None else (best.diff.mean, best.diff.low, best.diff.high)
-        typer.echo(f"at {time.describe()}: best trial {best.trial}; {verdict_line(*diff)}")
+        typer.echo(f"at {time.describe()}: best trial {best.trial}; {verdict_line(*diff, reference)}")
         if best.verdict == GAIN:
             typer.echo(f"export it with  tune export {name} --out best.toml")
         else:

@@ -13,7 +13,7 @@ from optuna.trial import TrialState
 from ocean.bots import coefficients as registry
 from ocean.bots.external import format_value, render_params_file
 from tuning.errors import TuningError
-from tuning.results.verdict import GAIN, NO_GAIN, time_from_key, verdict, verdict_line
+from tuning.results.verdict import GAIN, NO_GAIN, reference_name, time_from_key, verdict, verdict_line
 from tuning.storage.handle import StudyHandle
 from tuning.storage.provenance import code_digest, package_version
 from tuning.study.space import REFERENCE_TRIAL
@@ -85,7 +85,8 @@ def check_gain(handle: StudyHandle, trial: int, validation: dict | None, *, allo
     if validation is None or allow_no_gain or (asked and trial == REFERENCE_TRIAL) \
             or verdict(validation["diff_low"]) == GAIN:
         return
-    line = verdict_line(validation["diff"], validation["diff_low"], validation["diff_high"])
+    line = verdict_line(validation["diff"], validation["diff_low"], validation["diff_high"],
+                        reference_name(handle.spec.start))
     raise TuningError(f"trial {trial} of {handle.name}: {line} (validated on {validation['games']} games per "
                       "opponent); nothing exported: validate with more games, tune longer, or export anyway "
                       "with --allow-no-gain")

@@ -406,7 +406,8 @@ def _page(data: ReportData, images: dict[str, str]) -> str:
             head.append(("best against held-out opponents", _interval(best["held_out_score"], best["held_out_low"],
                                                                       best["held_out_high"])))
         if best["validated"]:
-            head.append(("verdict", verdict_line(best["diff_vs_defaults"], best["diff_low"], best["diff_high"])
+            head.append(("verdict", verdict_line(best["diff_vs_defaults"], best["diff_low"], best["diff_high"],
+                                                 best["reference"])
                          + f" (paired, same held-out maps, at {TimeControl.from_json(best['time_control']).describe()})"))
     if s["defaults"] is not None:
         d = s["defaults"]

@@ -5,7 +5,7 @@ import math
 
 from optuna.trial import FrozenTrial, TrialState
 
-from tuning.results.verdict import PHASE, time_from_key, validation_phase, verdict
+from tuning.results.verdict import PHASE, reference_name, time_from_key, validation_phase, verdict
 from tuning.stats.estimates import Estimate, elo_estimate, panel_elo
 from tuning.storage.handle import StudyHandle
 from tuning.storage.provenance import describe_code
@@ -33,12 +33,12 @@ def elo_summary(per_opponent: dict[str, dict], opponents: list[str]) -> dict:
                                  for name, e in ((n, elo_estimate(e)) for n, e in each.items())}}
 
 
-def best_trial(handle: StudyHandle) -> dict | None:
+def best_trial(handle: StudyHandle, validations: list | None = None) -> dict | None:
     """The study's best: the best validated trial if any was validated (of the latest
     validation: its time control, games and seeds), with its ``verdict`` against the defaults
     validated beside it; else the best training score (flagged ``validated: false`` — a noisy
-    winner until validated, with no verdict)."""
-    validations = handle.games.validations()
+    winner until validated, with no verdict). ``validations``: the study's, if already read."""
+    validations = handle.games.validations() if validations is None else validations
     if validations:
         v = validations[0]
         time = time_from_key(v.time_control, handle.spec.time_control)
@@ -46,6 +46,7 @@ def best_trial(handle: StudyHandle) -> dict | None:
                 "validated": True, "games_per_opponent": v.games, "seeds": v.seeds,
                 "time_control": time.as_json(), "verdict": verdict(v.diff_low),
                 "diff_vs_defaults": _num(v.diff), "diff_low": _num(v.diff_low), "diff_high": _num(v.diff_high),
+                "reference": reference_name(handle.spec.start),
                 "held_out_score": _num(v.heldout_score), "held_out_low": _num(v.heldout_low),
                 "held_out_high": _num(v.heldout_high), "params": v.params,
                 **elo_summary(v.per_opponent, [b.name for b in handle.panel])}
@@ -103,6 +104,7 @@ def study_status(handle: StudyHandle) -> dict:
                      + sum(max(0.0, per_trial - g) for g in running))
         eta = round(remaining / rate, 1)
     spec = handle.spec
+    validations = games.validations()  # read once: the best and the defaults beside it
     return {
         "study": handle.name,
         "storage": handle.storage.masked,
@@ -110,8 +112,8 @@ def study_status(handle: StudyHandle) -> dict:
         "trials": counts,
         "finished": finished >= handle.target_trials and not counts["running"],
         "time_control": spec.time_control.as_json(),  # tuned at
-        "best": best_trial(handle),
-        "defaults": _defaults(handle),
+        "best": best_trial(handle, validations),
+        "defaults": _defaults(handle, validations),
         "games": {"train": train, "validate": validate, "total": train + validate, "saved_by_pruning": saved,
                   "per_trial": games_per_trial},
         "games_per_second": _num(rate),
@@ -128,10 +130,10 @@ def study_status(handle: StudyHandle) -> dict:
     }
 
 
-def _defaults(handle: StudyHandle) -> dict | None:
+def _defaults(handle: StudyHandle, validations: list) -> dict | None:
     """The defaults (trial 0) as the best is judged against them: validated beside the best
     when the study was validated (like with like), else their training score."""
-    checked = next((v for v in handle.games.validations() if v.trial == REFERENCE_TRIAL), None)
+    checked = next((v for v in validations if v.trial == REFERENCE_TRIAL), None)
     if checked is not None:
         return {"trial": REFERENCE_TRIAL, "score": _num(checked.score), "low": _num(checked.low),
                 "high": _num(checked.high), "validated": True}

@@ -6,7 +6,8 @@ import hashlib
 
 from ocean.timecontrol import TimeControl
 
-__all__ = ["PHASE", "GAIN", "NO_GAIN", "time_key", "time_from_key", "validation_phase", "verdict", "verdict_line"]
+__all__ = ["PHASE", "GAIN", "NO_GAIN", "reference_name", "time_key", "time_from_key", "validation_phase", "verdict",
+           "verdict_line"]
 
 PHASE = "validate"  # the games of the validation at the study's own time control
 GAIN, NO_GAIN = "gain", "no gain shown"  # the verdict on a validated best against the defaults
@@ -44,10 +45,17 @@ def verdict(diff_low: float | None) -> str:
     return GAIN if diff_low is not None and diff_low > 0 else NO_GAIN
 
 
-def verdict_line(diff: float | None, low: float | None, high: float | None) -> str:
+def reference_name(start: str | None) -> str:
+    """What trial 0 played, in words: the defaults, or the ``[search] start`` file a warm study
+    started from (then a gain is a gain over that file)."""
+    return "the start file" if start else "the defaults"
+
+
+def verdict_line(diff: float | None, low: float | None, high: float | None, reference: str = "the defaults") -> str:
     """What people read: ``gain over the defaults: +0.041 [+0.012, +0.070]``, or ``no gain over
-    the defaults shown: +0.000 [-0.171, +0.171]`` (or that the defaults validated best)."""
+    the defaults shown: +0.000 [-0.171, +0.171]`` (or that the defaults validated best);
+    ``reference`` names what trial 0 played (``reference_name``)."""
     if diff is None or low is None or high is None:
-        return f"{NO_GAIN.replace(' shown', ' over the defaults shown')}: the defaults validated best"
+        return f"no gain over {reference} shown: {reference} validated best"
     shown = f"{diff:+.3f} [{low:+.3f}, {high:+.3f}]"
-    return f"gain over the defaults: {shown}" if verdict(low) == GAIN else f"no gain over the defaults shown: {shown}"
+    return f"gain over {reference}: {shown}" if verdict(low) == GAIN else f"no gain over {reference} shown: {shown}"

@@ -61,7 +61,7 @@ def test_launch_status_resume_validate_export_end_to_end(tmp_path, ray_cluster, 
     assert status["games"]["train"] == 3 * 8
 
     validated = _tune("validate", "tiny", "--top", "1", "--games", "4", *ray, cwd=tmp_path)
-    assert "reference (defaults)" in validated.stdout and "at 50 ms a turn, 1000 ms the first: best trial" \
+    assert "reference (the defaults)" in validated.stdout and "at 50 ms a turn, 1000 ms the first: best trial" \
         in validated.stdout
     assert validated.stdout.count("(Elo ") == 2  # the defaults and the top trial, each with its interval
     status = _last_json(_tune("status", "tiny", "--json", cwd=tmp_path))

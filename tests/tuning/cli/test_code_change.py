@@ -45,7 +45,7 @@ def test_resume_and_validate_under_other_code_refuse_unless_allowed(tmp_path, ra
 FROZEN_STUDY = TINY.replace('panel = ["random", "chaser"]', 'panel = ["random", "mine-v1"]')
 
 
-def test_launch_refuses_a_frozen_panel_bot_edited_afterwards_in_one_line(tmp_path, ray_cluster, user_panels,
+def test_launch_and_plan_refuse_a_frozen_panel_bot_edited_afterwards_in_one_line(tmp_path, ray_cluster, user_panels,
                                                                           monkeypatch):
     from ocean.bots import coefficients
     from ocean.freeze import add_user_bot
@@ -55,8 +55,9 @@ def test_launch_refuses_a_frozen_panel_bot_edited_afterwards_in_one_line(tmp_pat
     text = user_panels.read_text()
     user_panels.write_text(text.replace("stealth_weight = 0.9", "stealth_weight = 0.8"))  # edited by hand
     (tmp_path / "tiny.toml").write_text(FROZEN_STUDY)
-    refused = run_tune("launch", "tiny.toml", "--ray-address", ray_cluster, cwd=tmp_path, check=False)
-    line = refused.stderr.strip()
-    assert refused.returncode == 2 and "\n" not in line and "'mine-v1'" in line, refused.stderr[-2000:]
-    assert "other coefficients than when it was frozen" in line
-    assert not (tmp_path / "studies" / "tiny.db").exists()  # refused before anything was created
+    for command in ("launch", "plan"):  # tune plan's pilot plays the panel as launch would
+        refused = run_tune(command, "tiny.toml", "--ray-address", ray_cluster, cwd=tmp_path, check=False)
+        line = refused.stderr.strip()
+        assert refused.returncode == 2 and "\n" not in line and "'mine-v1'" in line, refused.stderr[-2000:]
+        assert "other coefficients than when it was frozen" in line
+        assert not (tmp_path / "studies" / "tiny.db").exists()  # refused before anything was created

@@ -96,3 +96,16 @@ def test_export_refuses_a_best_with_no_gain_shown_unless_allowed(ran):
     assert (prov["validated_turn_ms"], prov["validated_first_turn_ms"], prov["validated_time_scale"]) == (50, 1000, 1.0)
     check_gain(ran, 0, choose_trial(ran, 0)[2], allow_no_gain=False, asked=True)  # the defaults, by number
     assert "exported_despite" not in provenance(ran, number, validation)
+
+
+def test_the_verdict_names_what_trial_zero_played(ran):
+    from tuning.results.status import best_trial
+    from tuning.results.verdict import reference_name, verdict_line
+
+    validate_study(ran, pool=FakePool(p_win=lambda p: 0.5))
+    assert best_trial(ran)["reference"] == "the defaults" == reference_name(None)
+    assert reference_name({"lives": 1.0}) == "the start file"  # a warm study's [search] start
+    assert verdict_line(0.05, 0.01, 0.09, "the start file") == "gain over the start file: +0.050 [+0.010, +0.090]"
+    assert verdict_line(0.0, -0.1, 0.1, "the start file") == \
+        "no gain over the start file shown: +0.000 [-0.100, +0.100]"
+    assert verdict_line(None, None, None) == "no gain over the defaults shown: the defaults validated best"

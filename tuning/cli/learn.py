@@ -42,13 +42,13 @@ class _TrustBar(Bars):
                                            note=f"{trust_maps(trust_games)} maps a match")
 
     def on_match(self, row) -> None:
-        if row.opponent.startswith("x"):
+        if row.rung:
             self.progress.update(self.task, advance=1,
                                  note=f"x{row.scale:g} vs {row.opponent}: {row.score:.3f}")
 
 
 def _print_curve(store, as_json: bool) -> None:
-    from tuning.results.learncurve import curve_table, trust_table
+    from tuning.results.learncurve import curve_table, matches_text, trust_table
 
     rows, trust = curve_table(store), trust_table(store)
     if as_json:
@@ -60,8 +60,7 @@ def _print_curve(store, as_json: bool) -> None:
         cells = [f"{fmt(r[n]['score'])} [{fmt(r[n]['low'])}, {fmt(r[n]['high'])}]" if n in r else "-" for n in names]
         typer.echo(f"{r['games']:>10,}  " + "  ".join(f"{c:>26}" for c in cells))
     for r in trust:
-        matches = ", ".join(f"x{m['scale']:g} vs x{m['against']:g} {m['score']:.3f}" for m in r["matches"])
-        typer.echo(f"trust step after {r['games']:,} games: v3_regret x{r['scale']:g} ({matches})")
+        typer.echo(f"trust step after {r['games']:,} games: v3_regret x{r['scale']:g} ({matches_text(r)})")
         for n in names:
             if n in r:
                 typer.echo(f"  trusted vs {n}: {fmt(r[n]['score'])} [{fmt(r[n]['low'])}, {fmt(r[n]['high'])}]")
@@ -211,7 +210,7 @@ def _learn_and_write(name, url, games, given, start_weights, out, ray_address, t
             typer.echo(f"  trust step: {step.games:,} self-play games chose v3_regret x{step.scale:g} "
                        f"({TRUSTED} {cp.weights[TRUSTED]:.4g} -> {weights[TRUSTED]:.4g})")
             for row in step.rows:
-                if not row.opponent.startswith("x"):
+                if not row.rung:
                     typer.echo(f"  trusted vs {row.opponent}: {row.score:.3f} [{row.low:.3f}, {row.high:.3f}] on "
                                f"{row.maps} held-out maps x 2")
     finally:

@@ -135,13 +135,14 @@ def learn_batch(weights: Sequence[float], seeds: Sequence[int], opponents: Seque
     return w.tolist(), int(turns), float(results[:, 3].sum()), len(seeds)
 
 
-def score_batch(weights: dict, opponent: str, seeds: Sequence[int]) -> list[float]:
-    """Pair scores (mean of both sides' games) of the learned bot with ``weights`` against the
-    bot ``opponent`` on ``seeds``."""
+def score_batch(weights: dict, opponent: str | dict, seeds: Sequence[int]) -> list[float]:
+    """Pair scores (mean of both sides' games) of the learned bot with ``weights`` against
+    ``opponent`` on ``seeds``: a bot's name, or other weights of the learned bot (self-play)."""
     from ocean.bots import BotSpec, resolve_bot
     from ocean.match import play_pairs
 
-    result = play_pairs(BotSpec("learned", POLICY, dict(weights)), resolve_bot(opponent), list(seeds))
+    other = BotSpec("other", POLICY, dict(opponent)) if isinstance(opponent, dict) else resolve_bot(opponent)
+    result = play_pairs(BotSpec("learned", POLICY, dict(weights)), other, list(seeds))
     scores = result.score_a()
     return [float((scores[2 * i] + scores[2 * i + 1]) / 2) for i in range(len(seeds))]
 

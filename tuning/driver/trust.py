@@ -15,7 +15,7 @@ stopped; a match is a pure function of the weights and maps, so a replayed one g
 """
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Callable
 
 import ray
 
@@ -23,14 +23,13 @@ from tuning.driver.learn import (
     LEARN_SEED_BASE, POLICY, RUN_SEED_STRIDE, LearnOptions, held_out_seeds, score_task, split_even,
 )
 from tuning.errors import TuningError
-from tuning.storage.learnstore import Checkpoint, LearnStore, TrustRow
+from tuning.storage.learnstore import Checkpoint, LearnStore, TrustRow, ladder_scale, rung_name
 
-__all__ = ["DEFAULT_TRUST_GAMES", "SCALES", "TRUSTED", "TrustStep", "match_batch", "run_trust", "trust_maps", "trusted_weights"]
+__all__ = ["SCALES", "TRUSTED", "TrustStep", "run_trust", "trust_maps", "trusted_weights"]
 
 SCALES = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)  # x64 of a weight TD leaves near 0.1-0.2 stays inside the bounds
 TRUSTED = "v3_regret"  # the one weight the step scales
 _TRUST_SEED_OFFSET = RUN_SEED_STRIDE // 2  # the step's maps: a run's learning maps no TD game reaches
-DEFAULT_TRUST_GAMES = 4000
 
 
 def trust_maps(trust_games: int) -> int:
@@ -55,20 +54,6 @@ def _seeds(options: LearnOptions, maps: int) -> list[int]:
     return [first + i for i in range(maps)]
 
 
-def match_batch(weights_a: dict, weights_b: dict, seeds: Sequence[int]) -> list[float]:
-    """Pair scores (mean of both sides' games) of the learned bot with ``weights_a`` against it
-    with ``weights_b`` on ``seeds``."""
-    from ocean.bots import BotSpec
-    from ocean.match import play_pairs
-
-    result = play_pairs(BotSpec("a", POLICY, dict(weights_a)), BotSpec("b", POLICY, dict(weights_b)), list(seeds))
-    scores = result.score_a()
-    return [float((scores[2 * i] + scores[2 * i + 1]) / 2) for i in range(len(seeds))]
-
-
-_match_task = ray.remote(num_cpus=1, max_retries=3)(match_batch)
-
-
 class TrustStep:
     """The step's outcome: the chosen ``scale``, the ``weights`` it gives, the ``games`` played."""
 
@@ -89,13 +74,12 @@ def run_trust(store: LearnStore, options: LearnOptions, cp: Checkpoint, trust_ga
     maps = trust_maps(trust_games)
     stored = {(r.scale, r.opponent, r.maps): r for r in store.trust_rows(cp.round)}
     seeds = _seeds(options, maps)
-    best = SCALES[0]
     rows = []
 
-    def play(scale: float, opponent: str, task, other, on: list[int]) -> TrustRow:
+    def play(scale: float, opponent: str, other, on: list[int]) -> TrustRow:
         row = stored.get((scale, opponent, len(on)))
         if row is None:
-            refs = [task.remote(trusted_weights(cp.weights, scale), other, on[o:o + n])
+            refs = [score_task.remote(trusted_weights(cp.weights, scale), other, on[o:o + n])
                     for o, n in split_even(len(on), parallel)]
             try:
                 pairs = [s for part in ray.get(refs) for s in part]
@@ -110,10 +94,10 @@ def run_trust(store: LearnStore, options: LearnOptions, cp: Checkpoint, trust_ga
         return row
 
     for scale in SCALES[1:]:
-        row = play(scale, f"x{best:g}", _match_task, trusted_weights(cp.weights, best), seeds)
-        if row.score > 0.5:
-            best = scale
+        best = ladder_scale(rows)
+        play(scale, rung_name(best), trusted_weights(cp.weights, best), seeds)
+    best = ladder_scale(rows)
     if options.score_every:
         for yardstick in options.yardsticks:
-            play(best, yardstick, score_task, yardstick, held_out_seeds(options.score_maps))
+            play(best, yardstick, yardstick, held_out_seeds(options.score_maps))
     return TrustStep(best, trusted_weights(cp.weights, best), 2 * maps * (len(SCALES) - 1), rows)

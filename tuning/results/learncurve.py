@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tuning.storage.learnstore import LearnStore
+from tuning.storage.learnstore import LearnStore, ladder_scale
 
-__all__ = ["curve_table", "draw_curve", "trust_table"]
+__all__ = ["curve_table", "draw_curve", "matches_text", "trust_table"]
 
 
 def curve_table(store: LearnStore) -> list[dict]:
@@ -19,20 +19,29 @@ def curve_table(store: LearnStore) -> list[dict]:
 
 
 def trust_table(store: LearnStore) -> list[dict]:
-    """One row per checkpoint a trust step followed: round, games, the scale chosen (the last
-    rung's winner), the self-play matches of the ladder, and per yardstick the trusted weights'
+    """One row per checkpoint a trust step followed: round, games, the scale chosen (where its
+    ladder ended), the self-play matches of the ladder, and per yardstick the trusted weights'
     score and interval."""
-    rows: dict[int, dict] = {}
+    by_round: dict[int, list] = {}
     for t in store.trust_rows():
-        row = rows.setdefault(t.round, {"round": t.round, "games": t.games, "scale": 1.0, "matches": []})
-        cell = {"score": t.score, "low": t.low, "high": t.high, "maps": t.maps}
-        if t.opponent.startswith("x"):
-            row["matches"].append(dict(cell, scale=t.scale, against=float(t.opponent[1:])))
-            if t.score > 0.5:
-                row["scale"] = t.scale
-        else:
-            row[t.opponent] = cell
-    return [rows[r] for r in sorted(rows)]
+        by_round.setdefault(t.round, []).append(t)
+    table = []
+    for number in sorted(by_round):
+        trust = by_round[number]
+        row = {"round": number, "games": trust[0].games, "scale": ladder_scale(trust), "matches": []}
+        for t in trust:
+            cell = {"score": t.score, "low": t.low, "high": t.high, "maps": t.maps}
+            if t.rung:
+                row["matches"].append(dict(cell, scale=t.scale, against=t.against))
+            else:
+                row[t.opponent] = cell
+        table.append(row)
+    return table
+
+
+def matches_text(row: dict) -> str:
+    """A ``trust_table`` row's ladder in one line: ``x2 vs x1 0.514, x4 vs x2 0.521, ...``."""
+    return ", ".join(f"x{m['scale']:g} vs x{m['against']:g} {m['score']:.3f}" for m in row["matches"])
 
 
 def draw_curve(store: LearnStore, out: str | Path) -> Path:

@@ -7,7 +7,7 @@ import base64
 import html
 from pathlib import Path
 
-from tuning.results.learncurve import curve_table, draw_curve, trust_table
+from tuning.results.learncurve import curve_table, draw_curve, matches_text, trust_table
 from tuning.results.page import html_page
 from tuning.storage.learnstore import LearnStore
 
@@ -55,7 +55,7 @@ def _page(store: LearnStore, image: str) -> str:
         "<table id=\"trust\"><tr><th>after games</th><th>self-play matches</th><th>scale chosen</th>"
         + "".join(f"<th>trusted vs {esc(n)}</th>" for n in yardsticks) + "</tr>"
         + "".join(f"<tr><td>{r['games']:,}</td><td>"
-                  + esc(", ".join(f"x{m['scale']:g} vs x{m['against']:g} {m['score']:.3f}" for m in r["matches"]))
+                  + esc(matches_text(r))
                   + f"</td><td>x{r['scale']:g}</td>" + "".join(f"<td>{esc(_score(r.get(n)))}</td>" for n in yardsticks)
                   + "</tr>" for r in trust) + "</table>")
     figure = f'<img src="data:image/png;base64,{image}" alt="learning curve">' if image else \

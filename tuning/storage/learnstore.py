@@ -32,7 +32,7 @@ from tuning.storage.database import Storage, open_storage, parse_url
 from tuning.storage.provenance import package_version
 
 __all__ = ["LearnRun", "LearnCheckpoint", "LearnScore", "LearnTrust", "Checkpoint", "Score", "TrustRow", "LearnStore",
-           "open_learn"]
+           "ladder_scale", "open_learn", "rung_name"]
 
 _ID = BigInteger().with_variant(Integer, "sqlite")
 
@@ -134,11 +134,36 @@ class TrustRow:
     round: int
     games: int
     scale: float
-    opponent: str
+    opponent: str  # "x2": a rung, played against that scale; else a yardstick bot's name
     maps: int
     score: float
     low: float
     high: float
+
+    @property
+    def rung(self) -> bool:
+        """A match of the ladder (not a yardstick's score of the trusted weights)."""
+        return self.opponent.startswith("x")
+
+    @property
+    def against(self) -> float:
+        """The scale a rung was played against."""
+        return float(self.opponent[1:])
+
+
+def rung_name(scale: float) -> str:
+    """``TrustRow.opponent`` of a rung played against ``scale``."""
+    return f"x{scale:g}"
+
+
+def ladder_scale(rows) -> float:
+    """Where a trust step's ladder stands after ``rows`` (its matches in the order played): 1,
+    moved to each rung's scale that won (scored above one half)."""
+    best = 1.0
+    for row in rows:
+        if row.rung and row.score > 0.5:
+            best = row.scale
+    return best
 
 
 class LearnStore:

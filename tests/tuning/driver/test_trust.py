@@ -43,7 +43,7 @@ def test_identical_bots_tie_and_the_scale_stays_one(tmp_path, ray_cluster):
     connect(ray_cluster)
     step, rows = _step(f"sqlite:///{tmp_path}/t.db", "zero", _checkpoint())  # v3_regret 0: every scale the same bot
     assert step.scale == 1.0 and step.weights == _checkpoint().weights and step.games == GAMES
-    rungs = [r for r in rows if r.opponent.startswith("x")]
+    rungs = [r for r in rows if r.rung]
     assert [(r.scale, r.opponent, r.score) for r in rungs] == [(s, "x1", 0.5) for s in SCALES[1:]]
     assert {r.opponent for r in rows} - {"x1"} == {"patient-v1", "tunable-v3"}  # the trusted weights' yardsticks
     assert all(r.round == 3 and r.games == 100 and r.maps == 2 for r in rows)

@@ -3,7 +3,7 @@ checkpoints and scores written once per round (a resumed round stores nothing tw
 import pytest
 
 from tuning.errors import StudyNotFound, TuningError
-from tuning.storage.learnstore import Checkpoint, Score, TrustRow, open_learn
+from tuning.storage.learnstore import Checkpoint, Score, TrustRow, ladder_scale, open_learn, rung_name
 
 
 def test_a_run_is_defined_once_and_its_rows_are_idempotent(any_url):
@@ -33,6 +33,11 @@ def test_a_run_is_defined_once_and_its_rows_are_idempotent(any_url):
         assert [(r.round, r.scale, r.maps, r.score) for r in store.trust_rows()] == [
             (1, 2.0, 5, 0.5), (2, 2.0, 5, 0.55), (2, 4.0, 5, 0.45), (2, 2.0, 7, 0.6)]
         assert [r.scale for r in store.trust_rows(1)] == [2.0]
+        # the ladder moves on a won rung only; a yardstick's score of the trusted weights is no rung
+        assert ladder_scale(store.trust_rows(2)) == 2.0 and ladder_scale([]) == 1.0
+        won = [TrustRow(3, 300, 2.0, rung_name(1.0), 5, 0.6, 0.5, 0.7), TrustRow(3, 300, 4.0, "x2", 5, 0.7, 0.6, 0.8),
+               TrustRow(3, 300, 4.0, "patient-v1", 5, 0.2, 0.1, 0.3)]
+        assert ladder_scale(won) == 4.0 and [r.rung for r in won] == [True, True, False] and won[1].against == 2.0
         other = open_learn("td2", any_url, create=True)
         assert other.checkpoints() == [] and other.definition() is None
         other.storage.close()

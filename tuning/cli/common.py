@@ -61,6 +61,19 @@ def open_named(name: str, storage: Optional[str], opener: Callable):
         return None
 
 
+def write_page(out, write: Callable[[], dict], close: Callable[[], None]) -> dict:
+    """``write()`` a report page to ``out`` and what it wrote; ``close()`` after, whatever
+    happens; a file that cannot be written is one line."""
+    from tuning.errors import TuningError
+
+    try:
+        return write()
+    except OSError as exc:
+        raise TuningError(f"cannot write {out}: {exc.strerror}") from None
+    finally:
+        close()
+
+
 def _quiet_libraries() -> None:
     import optuna
 

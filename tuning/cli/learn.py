@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 
 from tuning.cli.bars import Bars
-from tuning.cli.common import RAY_HELP, STORAGE_HELP, fail, fmt, json_text, open_named, user_errors
+from tuning.cli.common import RAY_HELP, STORAGE_HELP, fail, fmt, json_text, open_named, user_errors, write_page
 
 __all__ = ["COMMANDS", "learn"]
 
@@ -69,19 +69,13 @@ def _print_curve(store, as_json: bool) -> None:
 def write_report(name: str, storage: Optional[str], out) -> bool:
     """``tune report NAME`` for a learning run (``out`` already checked); False if NAME is no
     learning run there (it may be a study)."""
-    from tuning.errors import TuningError
     from tuning.results.learnreport import write_learn_report
     from tuning.storage.learnstore import open_learn
 
     store = open_named(name, storage, lambda n, url: open_learn(n, url, create=False))
     if store is None:
         return False
-    try:
-        written = write_learn_report(store, out)
-    except OSError as exc:
-        raise TuningError(f"cannot write {out}: {exc.strerror}") from None
-    finally:
-        store.storage.close()
+    written = write_page(out, lambda: write_learn_report(store, out), store.storage.close)
     typer.echo(f"{out} written" + (f", with its curve beside it: {written['pngs'][0].name}" if written["pngs"]
                                    else " (no checkpoint scored yet: no curve)"))
     return True

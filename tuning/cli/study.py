@@ -12,7 +12,7 @@ from typing import Callable, Optional
 import typer
 
 from tuning.cli.bars import Bars, counting_bar
-from tuning.cli.common import RAY_HELP, STORAGE_HELP, elo_text, fail, fmt, interval, json_text, user_errors
+from tuning.cli.common import RAY_HELP, STORAGE_HELP, elo_text, fail, fmt, interval, json_text, user_errors, write_page
 from tuning.results.verdict import verdict_line
 
 CODE_CHANGE_HELP = ("Go on although the code (ocean/ and tuning/) differs from the one the study's games were "
@@ -409,13 +409,8 @@ def report(
     if write_learn_report(name, storage, out):  # NAME is a learning run (tune learn)
         return
     handle = open_study(name, resolve_url(name, option=storage))
-    try:
-        with Console(stderr=True).status(f"reading {name} and drawing its figures"):
-            written = write_report(handle, out)
-    except OSError as exc:
-        fail(f"cannot write {out}: {exc.strerror}")
-    finally:
-        handle.close()
+    with Console(stderr=True).status(f"reading {name} and drawing its figures"):
+        written = write_page(out, lambda: write_report(handle, out), handle.close)
     typer.echo(f"{out} written, with {len(written['pngs'])} figures beside it: "
                + ", ".join(p.name for p in written["pngs"]))
 

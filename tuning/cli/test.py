@@ -12,7 +12,7 @@ from typing import Callable, Optional
 import typer
 
 from tuning.cli.bars import Bars
-from tuning.cli.common import json_text, open_named, user_errors
+from tuning.cli.common import json_text, open_named, user_errors, write_page
 
 __all__ = ["COMMANDS", "run_test", "show_status", "write_report", "find_test"]
 
@@ -110,14 +110,7 @@ def write_report(name: str, storage: Optional[str], out: Path) -> bool:
     handle = find_test(name, storage)
     if handle is None:
         return False
-    try:
-        written = write_test_report(handle, out)
-    except OSError as exc:
-        from tuning.errors import TuningError
-
-        raise TuningError(f"cannot write {out}: {exc.strerror}") from None
-    finally:
-        handle.close()
+    written = write_page(out, lambda: write_test_report(handle, out), handle.close)
     typer.echo(f"{out} written, with {len(written['pngs'])} figures beside it: "
                + ", ".join(p.name for p in written["pngs"]))
     return True

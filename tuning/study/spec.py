@@ -82,13 +82,22 @@ class SamplerSpec(_Strict):
     # (Spall's c) and the step size of the update (Spall's a).
     perturbation: float | None = Field(None, gt=0.0, le=0.5)
     step: float | None = Field(None, gt=0.0, le=5.0)
+    # SPSA only: what a perturbation pair is scored on. "panel": each of theta+ and theta- plays the
+    # panel (two trials an iteration); "head-to-head": theta+ plays theta- (one trial an
+    # iteration, as Fishtest tunes), a signal that does not saturate when the bot outgrows its panel.
+    scoring: Literal["panel", "head-to-head"] | None = None
 
     @model_validator(mode="after")
     def _spsa_settings(self):
-        for key in ("perturbation", "step"):
+        for key in ("perturbation", "step", "scoring"):
             if getattr(self, key) is not None and self.kind != "spsa":
                 raise ValueError(f"{key} is a setting of kind = \"spsa\" only (this sampler is {self.kind!r})")
         return self
+
+    @property
+    def head_to_head(self) -> bool:
+        """SPSA scored by theta+ against theta- (``scoring = "head-to-head"``)."""
+        return self.kind == "spsa" and self.scoring == "head-to-head"
 
 
 class SearchRange(_Strict):
@@ -147,11 +156,22 @@ class ValidationSpec(_Strict):
     # Opponents held out of training (a panel name or bot names), validated beside the training
     # panel; default: the training panel only.
     panel: Union[str, list[str], None] = None
+    # The chosen set against the reference (the defaults, or the start file), paired, on held-out
+    # maps: the head-to-head part of the verdict. Default: as many as ``games``.
+    head_to_head_games: int | None = Field(None, ge=2)
+    # The held-out part of the verdict fails when the chosen set is shown worse than the reference
+    # against the held-out opponents (interval below 0) by more than this (score units).
+    held_out_margin: float = Field(0.02, ge=0.0, lt=1.0)
 
     @field_validator("panel", mode="before")
     @classmethod
     def _panel(cls, value: Any) -> Any:
         return value if value is None else _check_panel(value)
+
+    @property
+    def h2h_games(self) -> int:
+        """Head-to-head games of the chosen set against the reference."""
+        return self.games if self.head_to_head_games is None else self.head_to_head_games
 
 
 class TimeSpec(_Strict):
@@ -162,6 +182,9 @@ class TimeSpec(_Strict):
 
     turn_ms: int = Field(TURN_MS, ge=1, le=60_000)
     first_turn_ms: int = Field(FIRST_TURN_MS, ge=1, le=60_000)
+    # A slow or busy machine: the limits the referee enforces on every program, frozen ones too,
+    # x this. What programs are told never changes (a frozen program keeps its time control).
+    machine_scale: float = Field(1.0, gt=0.0, le=100.0)
 
 
 class StudySpec(_Strict):
@@ -277,6 +300,8 @@ class StudySpec(_Strict):
         if self.games_per_opponent is not None:
             _check_games("games_per_opponent", self.games_per_opponent, "seed_bank", self.seed_bank)
         _check_games("validation.games", self.validation.games, "validation.seeds", self.validation.seeds)
+        _check_games("validation.head_to_head_games", self.validation.h2h_games, "validation.seeds",
+                     self.validation.seeds)
         if self.validation.seeds.overlaps(self.seed_bank):
             raise ValueError(f"validation.seeds ({self.validation.seeds.describe()}) overlap seed_bank "
                              f"({self.seed_bank.describe()}); held-out seeds must be unseen in training")

@@ -92,3 +92,7 @@ SONAR_NA, SONAR_NO, SONAR_YES = -1, 0, 1
 TURN_MS = 50  # every answer after the first
 FIRST_TURN_MS = 1000  # the first answer (the start cell), which also pays for the program's start
 MAX_TIME_SCALE = 100.0  # limits enforced are the times above x a scale of at most this much
+# A game an opponent program loses to its clock or a crash says nothing about the bot it played:
+# it is played again, on the same seed and sides, at most this many times, then set aside (a
+# program that fails every time on a map would only ever give free wins there).
+OPPONENT_REPLAYS = 3

@@ -20,7 +20,7 @@ from ocean import _match
 from ocean import _state as S
 from ocean.board import BOARD_SIZE, build_board_kernel
 from ocean.bots import BotSpec
-from ocean.constants import END_REASONS
+from ocean.constants import END_REASONS, OPPONENT_REPLAYS
 from ocean.cpus import pinned
 from ocean.maps import generate_island_kernel, validate_seed
 from ocean.players import open_player
@@ -53,6 +53,11 @@ class PairResults:
     # per game: (A's answer times or None, B's), each {"first", "max", "mean", "answers"} in ms
     # (None for an in-process bot); None: compiled games, which are not timed
     answer_ms: list | None = None
+    # per game: how many times it was played again because B (the opponent) lost it to its clock
+    # or a crash, and whether B still did after the last replay (the game is then set aside: it
+    # says nothing about A); None: no replays (compiled games, or none asked for)
+    replays: list | None = None
+    set_aside: list | None = None
 
     def error(self, game: int, bot: int) -> str | None:
         """Why bot 0 (A) or 1 (B) was disqualified in game ``game`` (None if it was not)."""
@@ -91,6 +96,12 @@ class PairResults:
             out[name] = np.where(side == 0, p0, p1)
         return out
 
+    def replayed(self, game: int) -> tuple[int, bool]:
+        """(times game ``game`` was played again for B's clock or crash, whether it was set aside)."""
+        if self.replays is None:
+            return 0, False
+        return self.replays[game], bool(self.set_aside[game])
+
     def answers(self, game: int, bot: int) -> dict | None:
         """Bot 0 (A) or 1 (B)'s answer times in game ``game`` (None if it was not timed)."""
         if self.answer_ms is None:
@@ -100,7 +111,9 @@ class PairResults:
     def rows(self) -> list[dict]:
         """One dict per game: seed, side of A, winner as 'a'/'b'/'draw', lives, turns, end
         reason, disqualification reasons, a program's longest and mean answer times in ms
-        (``a_answer_max_ms``, ``a_answer_mean_ms``, ... None where not timed) and each bot's
+        (``a_answer_max_ms``, ``a_answer_mean_ms``, ... None where not timed), how often the
+        game was played again for B's clock or crash (``replays``) and whether it was set aside
+        (``set_aside``: B failed every time; the game does not count), and each bot's
         statistics prefixed a_/b_."""
         out = []
         score = self.score_a()
@@ -118,6 +131,7 @@ class PairResults:
                 "a_error": self.error(i, 0),
                 "b_error": self.error(i, 1),
             }
+            row["replays"], row["set_aside"] = self.replayed(i)
             for prefix, bot in (("a", 0), ("b", 1)):
                 times = self.answers(i, bot) or {}
                 row[f"{prefix}_answer_max_ms"] = times.get("max")
@@ -129,16 +143,19 @@ class PairResults:
 
 
 def play_pairs(a: BotSpec, b: BotSpec, seeds, boards: np.ndarray | None = None, *,
-               time: TimeControl = DEFAULT_TIME, cpu: int | None = None) -> PairResults:
+               time: TimeControl = DEFAULT_TIME, cpu: int | None = None,
+               replays: int = OPPONENT_REPLAYS) -> PairResults:
     """Play every seed twice, sides swapped, between bots A and B. A pure function of
     (a, b, seeds) for in-process bots and deterministic programs: a retried batch gives the
     identical table. ``time``: the time control of programs (a frozen program keeps its own;
     in-process bots ignore it). ``cpu``: run the games (the programs and this thread) on that
-    CPU, one a worker holds (``ocean.cpus.hold_cpu``)."""
+    CPU, one a worker holds (``ocean.cpus.hold_cpu``). ``replays``: a game B (the opponent)
+    loses to its clock or a crash is played again up to this many times, then set aside (0:
+    never, e.g. when B is the same bot as A with other parameters: its failures are its own)."""
     seeds = np.asarray([validate_seed(int(s)) for s in seeds], dtype=np.int64)
     if a.is_program or b.is_program:
         with pinned(cpu):
-            return _refereed_pairs(a, b, seeds, time, cpu)
+            return _refereed_pairs(a, b, seeds, time, cpu, replays)
     if boards is None:
         boards = boards_for_seeds(seeds)
     kinds = np.array([a.kind, b.kind], dtype=np.int64)
@@ -148,23 +165,35 @@ def play_pairs(a: BotSpec, b: BotSpec, seeds, boards: np.ndarray | None = None, 
     return PairResults(seeds=seeds, table=table, player_turns=int(turns))
 
 
-def _refereed_pairs(a: BotSpec, b: BotSpec, seeds: np.ndarray, time: TimeControl, cpu: int | None
-                    ) -> PairResults:
+def _referee_once(specs: tuple[BotSpec, BotSpec], seed: int, time: TimeControl, cpu: int | None):
+    players = []
+    try:
+        for spec in specs:
+            players.append(open_player(spec, seed, time=time, cpu=cpu))
+        return referee_players(seed, players, time=time)
+    finally:
+        for player in players:
+            player.close()
+
+
+def _refereed_pairs(a: BotSpec, b: BotSpec, seeds: np.ndarray, time: TimeControl, cpu: int | None,
+                    replays: int) -> PairResults:
     table = np.zeros((2 * len(seeds), _match.PAIR_COLUMNS), dtype=np.int64)
     errors = []
     answer_ms = []
+    replayed, set_aside = [], []
     turns = 0
     for i, seed in enumerate(seeds):
         for a_side in range(2):
             specs = (a, b) if a_side == 0 else (b, a)
-            players = []
-            try:
-                for spec in specs:
-                    players.append(open_player(spec, int(seed), time=time, cpu=cpu))
-                played = referee_players(int(seed), players, time=time)
-            finally:
-                for player in players:
-                    player.close()
+            again = 0
+            played = _referee_once(specs, int(seed), time, cpu)
+            # B lost its answer (late, crashed or closed: ``why``; an illegal line is B's play, kept)
+            while played.why[1 - a_side] and again < replays:
+                again += 1
+                played = _referee_once(specs, int(seed), time, cpu)
+            replayed.append(again)
+            set_aside.append(bool(again and played.why[1 - a_side]))
             state = played.game.state
             row = table[2 * i + a_side]
             row[_match.PAIR_A_SIDE] = a_side
@@ -181,4 +210,5 @@ def _refereed_pairs(a: BotSpec, b: BotSpec, seeds: np.ndarray, time: TimeControl
             errors.append((why[a_side], why[1 - a_side]))
             answer_ms.append((played.answer_ms[a_side], played.answer_ms[1 - a_side]))
             turns += int(state[S.TURN])
-    return PairResults(seeds=seeds, table=table, player_turns=turns, errors=errors, answer_ms=answer_ms)
+    return PairResults(seeds=seeds, table=table, player_turns=turns, errors=errors, answer_ms=answer_ms,
+                       replays=replayed, set_aside=set_aside)

@@ -2,8 +2,11 @@
 
 A program is told ``turn_ms`` (every answer) and ``first_turn_ms`` (the first one, its start
 cell) through the placeholders ``{turn_ms}`` and ``{first_turn_ms}`` (ocean.bots.external); the
-referee enforces those times multiplied by ``scale`` (a slower machine than CodinGame's, a
-loaded one). In-process bots ignore time: their search budgets count work, never the clock.
+referee enforces those times multiplied by ``scale`` and by ``machine`` (a slower machine than
+CodinGame's, a loaded one). ``machine`` is a property of the machine, not of a program: it also
+stretches the limits of a frozen program, which keeps the times it was told and its own scale (its
+time control is part of what was frozen). In-process bots ignore time: their search budgets count
+work, never the clock.
 """
 from __future__ import annotations
 
@@ -22,11 +25,14 @@ FIRST_TURN_MS_NAME = "first_turn_ms"
 @dataclass(frozen=True)
 class TimeControl:
     """What a program is told (``turn_ms``, ``first_turn_ms``, whole milliseconds) and what is
-    enforced (those times ``scale``). CodinGame's: 50 ms, 1000 ms, scale 1."""
+    enforced (those times x ``scale`` x ``machine``). CodinGame's: 50 ms, 1000 ms, scale 1.
+    ``machine``: how much slower or busier this machine is than CodinGame's, applied to every
+    program of a game, frozen ones too (``for_program``)."""
 
     turn_ms: int = TURN_MS
     first_turn_ms: int = FIRST_TURN_MS
     scale: float = 1.0
+    machine: float = 1.0
 
     def __post_init__(self) -> None:
         for name in (TURN_MS_NAME, FIRST_TURN_MS_NAME):
@@ -34,33 +40,46 @@ class TimeControl:
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} = {value!r}: give a whole number of milliseconds, at least 1 "
                                  f"(CodinGame's: {TURN_MS_NAME} = {TURN_MS}, {FIRST_TURN_MS_NAME} = {FIRST_TURN_MS})")
-        scale = self.scale
-        if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not math.isfinite(scale) \
-                or not 0 < scale <= MAX_TIME_SCALE:
-            raise ValueError(f"time scale = {scale!r}: give a number above 0 and at most {MAX_TIME_SCALE:g} "
-                             "(the limits enforced are the times told x this)")
-        object.__setattr__(self, "scale", float(scale))
+        for name, what in (("scale", "time scale"), ("machine", "machine scale")):
+            scale = getattr(self, name)
+            if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not math.isfinite(scale) \
+                    or not 0 < scale <= MAX_TIME_SCALE:
+                raise ValueError(f"{what} = {scale!r}: give a number above 0 and at most {MAX_TIME_SCALE:g} "
+                                 "(the limits enforced are the times told x this)")
+            object.__setattr__(self, name, float(scale))
 
     @property
     def turn_limit_ms(self) -> int:
         """The limit the referee enforces on every answer after the first."""
-        return max(1, round(self.turn_ms * self.scale))
+        return max(1, round(self.turn_ms * self.scale * self.machine))
 
     @property
     def first_limit_ms(self) -> int:
         """The limit the referee enforces on the first answer."""
-        return max(1, round(self.first_turn_ms * self.scale))
+        return max(1, round(self.first_turn_ms * self.scale * self.machine))
 
     def scaled(self, factor: float) -> TimeControl:
         """The same times told, the limits ``factor`` times longer (capped at the largest scale)."""
-        return TimeControl(self.turn_ms, self.first_turn_ms, min(MAX_TIME_SCALE, self.scale * factor))
+        return TimeControl(self.turn_ms, self.first_turn_ms, min(MAX_TIME_SCALE, self.scale * factor), self.machine)
+
+    def on_machine(self, machine: float) -> TimeControl:
+        """The same time control enforced on a machine ``machine`` times slower (replacing this one's)."""
+        return TimeControl(self.turn_ms, self.first_turn_ms, self.scale, machine)
+
+    def for_program(self, own: TimeControl | None) -> TimeControl:
+        """The time control a program plays with in a game of this time control: its ``own``
+        (a frozen program's: it stays the same opponent) on this game's machine, else this one."""
+        return self if own is None else own.on_machine(self.machine)
 
     def values(self) -> dict[str, str]:
         """The placeholders' values: the times told, unscaled, as integers."""
         return {TURN_MS_NAME: str(self.turn_ms), FIRST_TURN_MS_NAME: str(self.first_turn_ms)}
 
     def as_json(self) -> dict:
-        return {TURN_MS_NAME: self.turn_ms, FIRST_TURN_MS_NAME: self.first_turn_ms, "scale": self.scale}
+        out = {TURN_MS_NAME: self.turn_ms, FIRST_TURN_MS_NAME: self.first_turn_ms, "scale": self.scale}
+        if self.machine != 1.0:  # stored time controls keep their old form on a machine like CodinGame's
+            out["machine"] = self.machine
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping, where: str = "time") -> TimeControl:
@@ -68,20 +87,22 @@ class TimeControl:
         if not isinstance(data, Mapping):
             raise ValueError(f"{where} must be a table {{ {TURN_MS_NAME} = 50, {FIRST_TURN_MS_NAME} = 1000, "
                              "scale = 1.0 }")
-        unknown = set(data) - {TURN_MS_NAME, FIRST_TURN_MS_NAME, "scale"}
+        unknown = set(data) - {TURN_MS_NAME, FIRST_TURN_MS_NAME, "scale", "machine"}
         if unknown:
             raise ValueError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}; "
-                             f"keys: {TURN_MS_NAME}, {FIRST_TURN_MS_NAME}, scale")
+                             f"keys: {TURN_MS_NAME}, {FIRST_TURN_MS_NAME}, scale, machine")
         try:
             return cls(data.get(TURN_MS_NAME, TURN_MS), data.get(FIRST_TURN_MS_NAME, FIRST_TURN_MS),
-                       data.get("scale", 1.0))
+                       data.get("scale", 1.0), data.get("machine", 1.0))
         except ValueError as exc:
             raise ValueError(f"{where}: {exc}") from None
 
     def describe(self) -> str:
         """One line for people: ``50 ms a turn, 1000 ms the first (limits x2)``."""
-        scale = "" if self.scale == 1.0 else f" (limits x{self.scale:g}: {self.turn_limit_ms} and " \
-                                             f"{self.first_limit_ms} ms)"
+        factors = [f"x{x:g}" for x in (self.scale,) if x != 1.0]
+        factors += [f"x{self.machine:g} for this machine"] if self.machine != 1.0 else []
+        scale = "" if not factors else f" (limits {' '.join(factors)}: {self.turn_limit_ms} and " \
+                                       f"{self.first_limit_ms} ms)"
         return f"{self.turn_ms} ms a turn, {self.first_turn_ms} ms the first{scale}"
 
 

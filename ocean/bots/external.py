@@ -162,8 +162,9 @@ class ProgramSpec:
 
     def time_for(self, game: TimeControl) -> TimeControl:
         """The time control this program plays with in a game of time control ``game``: its own
-        if it was frozen with one (a frozen opponent stays the same opponent), else the game's."""
-        return self.time if self.time is not None else game
+        if it was frozen with one (a frozen opponent stays the same opponent), enforced on the
+        game's machine (``TimeControl.machine``), else the game's."""
+        return game.for_program(self.time)
 
     def resolved_cwd(self) -> str | None:
         return None if self.cwd is None else os.path.abspath(self.cwd)

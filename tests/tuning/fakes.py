@@ -59,10 +59,12 @@ class FakePool:
     """The ``BatchPool`` interface, played in-process: ``wait`` finishes the oldest batch."""
 
     def __init__(self, capacity: int = 3, p_win: Callable[[Mapping[str, float]], float] = lambda p: 0.5,
-                 fail_trials: set[int] = frozenset(), seconds_per_pair: float = 0.002) -> None:
+                 fail_trials: set[int] = frozenset(), seconds_per_pair: float = 0.002,
+                 p_vs: Callable[[Mapping[str, float], str], float] | None = None) -> None:
         self.capacity = capacity
         self.seconds_per_pair = seconds_per_pair  # the compute time each batch reports
         self.p_win = p_win
+        self.p_vs = p_vs  # the win probability by (params, opponent name), in place of p_win
         self.fail_trials = set(fail_trials)
         self._queue: deque[tuple[Batch, dict]] = deque()
         self.submitted: list[Batch] = []
@@ -85,7 +87,8 @@ class FakePool:
         batch, params = self._queue.popleft()
         if batch.trial in self.fail_trials:
             return [(batch, RuntimeError("engine exploded\nValueError: bad kernel"))]
-        rows = fake_rows(params, batch.opponent.name, batch.seeds, self.p_win(params))
+        p = self.p_vs(params, batch.opponent.name) if self.p_vs is not None else self.p_win(params)
+        rows = fake_rows(params, batch.opponent.name, batch.seeds, p)
         return [(batch, BatchResult(rows, self.seconds_per_pair * len(batch.seeds), 100 * len(rows), "fake:1"))]
 
     def trials(self) -> set[int]:

@@ -13,7 +13,7 @@ import typer
 
 from tuning.cli.bars import Bars, counting_bar
 from tuning.cli.common import RAY_HELP, STORAGE_HELP, elo_text, fail, fmt, interval, json_text, user_errors, write_page
-from tuning.results.verdict import verdict_line
+from tuning.results.verdict import best_verdict_text, parts_text
 
 CODE_CHANGE_HELP = ("Go on although the code (ocean/ and tuning/) differs from the one the study's games were "
                     "played under; status and report then show the study spans two versions.")
@@ -235,13 +235,20 @@ def _print_status(s: dict) -> None:
     if s.get("code"):
         typer.echo(f"  code: {s['code']}")
     b = s["best"]
-    if b is not None:
+    if s.get("games_replayed"):
+        typer.echo(f"  games an opponent lost to its clock or a crash: {s['games_replayed']} played again, "
+                   f"{s['games_set_aside']} of them set aside (they count for nothing)")
+    if b is not None and b.get("point"):
+        typer.echo(f"  head-to-head SPSA: {b['point']}, not validated yet")
+    elif b is not None:
         label = f"validated at {_time_text(b['time_control'])}" if b["validated"] else "training, not validated"
         held = "" if b.get("held_out_score") is None else \
             f"; held-out opponents {interval(b['held_out_score'], b['held_out_low'], b['held_out_high'])}"
         typer.echo(f"  best: trial {b['trial']} {interval(b['score'], b['low'], b['high'])} ({label}){held}")
         if b["validated"]:
-            typer.echo(f"  verdict: {verdict_line(b['diff_vs_defaults'], b['diff_low'], b['diff_high'], b['reference'])}")
+            typer.echo(f"  verdict: {best_verdict_text(b)}")
+        elif b.get("point"):
+            typer.echo(f"  found: {b['point']} (validate it: tune validate {s['study']})")
         if b.get("elo") is not None:
             each = ", ".join(f"{name} {elo_text(*e)}" for name, e in b["elo_per_opponent"].items())
             typer.echo(f"  best in Elo: {elo_text(b['elo'], b['elo_low'], b['elo_high'])} against the panel ({each})")
@@ -252,8 +259,10 @@ def _print_status(s: dict) -> None:
     for opponent, d in (s.get("disqualifications") or {}).items():
         if d["bot"] or d["opponent"]:
             first = d["first_bot_error"] or d["first_opponent_error"]
-            typer.echo(f"  disqualified vs {opponent}: study bot {d['bot']}, {opponent} {d['opponent']} of "
-                       f"{d['games']} games; first: {first}")
+            replayed = f"; {d['replayed']} replayed for its clock or a crash, {d['set_aside']} set aside" \
+                if d.get("replayed") else ""
+            typer.echo(f"  disqualified vs {opponent}: study bot {d['bot']} ({d['bot'] / max(1, d['games']):.0%}), "
+                       f"{opponent} {d['opponent']} of {d['games']} games{replayed}; first: {first}")
 
 
 @user_errors
@@ -270,10 +279,15 @@ def validate(
                                                                              "turn, ms (default: the study's)."),
     time_scale: Optional[float] = typer.Option(None, "--time-scale", help="Limits enforced = times x this "
                                                                          "(default: the study's timeout_scale)."),
+    machine_scale: Optional[float] = typer.Option(None, "--machine-scale", help="A slow or busy machine: every "
+                                                  "program's limits, frozen ones too, x this; what programs are "
+                                                  "told does not change (default: the study's [time] machine_scale)."),
     allow_code_change: bool = typer.Option(False, "--allow-code-change", help=CODE_CHANGE_HELP),
 ) -> None:
     """Re-play the top trials and the defaults on held-out seeds (at the study's time control, or
-    the one given: results at each are kept); the best validated is 'best', with its verdict."""
+    the one given: results at each are kept); choose the best on one half of the maps, judge it on
+    the other and head to head against the defaults: 'gain' needs all three (with the held-out
+    opponents), else 'no gain shown'."""
     from tuning.driver.cluster import connect
     from tuning.results.validation import validate_study
     from tuning.storage.database import resolve_url
@@ -286,7 +300,7 @@ def validate(
     handle = open_study(name, resolve_url(name, option=storage))
     try:
         handle.check_code(allow_change=allow_code_change, command="tune validate")
-        time = _time_control(handle.spec.time_control, turn_ms, first_turn_ms, time_scale)
+        time = _time_control(handle.spec.time_control, turn_ms, first_turn_ms, time_scale, machine_scale)
         connect(ray_address)
         check_programs(handle.checked_bots, time)
         bars, progress = counting_bar(f"{name} validation games")
@@ -299,15 +313,17 @@ def validate(
                 f"vs {reference} {r.diff.mean:+.3f} [{r.diff.low:+.3f}, {r.diff.high:+.3f}]"
             held = "" if r.held_out is None else \
                 f"; held-out opponents {interval(r.held_out.mean, r.held_out.low, r.held_out.high)}"
+            chosen_on = "" if r.selection is None else f"; chosen on {fmt(r.selection.mean)}"
             trained = {b.name: r.per_opponent[b.name] for b in handle.panel if b.name in r.per_opponent}
             rating = panel_elo(trained)
-            typer.echo(f"trial {r.trial:>4}: validated {interval(r.estimate.mean, r.estimate.low, r.estimate.high)} "
+            typer.echo(f"trial {r.trial:>4}{' *' if r.chosen else '  '}: judged "
+                       f"{interval(r.estimate.mean, r.estimate.low, r.estimate.high)} "
                        f"(Elo {elo_text(rating.mean, rating.low, rating.high)}) "
-                       f"on {r.estimate.games // max(1, len(handle.panel))} games/opponent{held}; "
+                       f"on {r.estimate.games // max(1, len(handle.panel))} games/opponent{held}{chosen_on}; "
                        f"training {fmt(r.training_score)}; {diff}")
         best = results[0]
-        diff = (None, None, None) if best.diff is None else (best.diff.mean, best.diff.low, best.diff.high)
-        typer.echo(f"at {time.describe()}: best trial {best.trial}; {verdict_line(*diff, reference)}")
+        typer.echo(f"at {time.describe()}: best trial {best.trial} (*: chosen on one half of the held-out maps, "
+                   f"judged on the other); {parts_text(best.parts, reference)}")
         if best.verdict == GAIN:
             typer.echo(f"export it with  tune export {name} --out best.toml")
         else:
@@ -316,16 +332,18 @@ def validate(
         handle.close()
 
 
-def _time_control(study, turn_ms: Optional[int], first_turn_ms: Optional[int], time_scale: Optional[float]):
+def _time_control(study, turn_ms: Optional[int], first_turn_ms: Optional[int], time_scale: Optional[float],
+                  machine_scale: Optional[float] = None):
     """The study's time control with the options given in its place; one line if one is wrong."""
     from ocean.timecontrol import TimeControl
 
     try:
         return TimeControl(study.turn_ms if turn_ms is None else turn_ms,
                            study.first_turn_ms if first_turn_ms is None else first_turn_ms,
-                           study.scale if time_scale is None else time_scale)
+                           study.scale if time_scale is None else time_scale,
+                           study.machine if machine_scale is None else machine_scale)
     except ValueError as exc:
-        fail(f"{exc} (--turn-ms, --first-turn-ms, --time-scale)")
+        fail(f"{exc} (--turn-ms, --first-turn-ms, --time-scale, --machine-scale)")
 
 
 @user_errors

@@ -50,7 +50,7 @@ class BatchPool:
     def _start(self, batch: Batch, params: dict, url, study: str | None) -> ray.ObjectRef:
         """Start the Ray task that plays ``batch`` (its arguments as ``play_batch`` takes them)."""
         return play_batch_task.remote(params, batch.opponent, list(batch.seeds), batch.trial, batch.phase,
-                                      self.bot_for(batch), self.time_control, url, study)
+                                      self.bot_for(batch), self.time_control, url, study, batch.replay_opponent)
 
     def bot_for(self, batch: Batch):
         """The bot that plays ``batch`` with its parameters: the batch's own, else the pool's."""

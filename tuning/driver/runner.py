@@ -43,6 +43,7 @@ from tuning.driver.asking import as_asked, ask, keep_stored
 from tuning.driver.cluster import cluster_cpus
 from tuning.driver.ctrlc import CtrlC
 from tuning.driver.evaluation import Batch, plan_batches, summarize
+from tuning.driver.faults import BOT_ERROR_WARN, OpponentFaults
 from tuning.driver.leases import HEARTBEAT, LEASE_TTL, STOP_WAIT, Leases
 from tuning.driver.pool import BatchPool
 from tuning.driver.spsapairs import common_scores
@@ -68,6 +69,9 @@ REPORT_EVERY = 1.0  # seconds
 INCUMBENT_EVERY = 1.0  # seconds
 MAX_FAILS_IN_A_ROW = 3  # trials failing back to back mean a broken setup, not bad coefficients
 TRAIN = "train"
+# The opponent of a head-to-head SPSA trial (``[sampler] scoring = "head-to-head"``): the studied
+# bot at theta - c delta, against the trial's theta + c delta.
+THETA_MINUS = "theta-"
 # A program disqualified in more than half of a trial's games (after at least this many) fails the
 # trial: its parameters break it, and its score would only measure the breakage.
 MIN_GAMES_TO_FAIL = 10
@@ -144,6 +148,7 @@ class _OpenTrial:
     games: int = 0  # games stored for the trial
     bot_errors: int = 0  # of which the study's bot (a program) was disqualified in
     first_error: str | None = None
+    opponents: list = field(default_factory=list)  # names its score is the mean over
     game_seconds: float = 0.0
     storage_seconds: float = 0.0
     started: float = field(default_factory=time.time)
@@ -173,8 +178,13 @@ class StudyRunner:
         self.retry = retry if retry is not None else Retry(handle.storage.url, name=handle.name, log=log)
         self.leases = Leases(handle, self.owner, ttl=lease_ttl, call=self._db)
         self.seeds = self.spec.training_seeds()
-        self.opponents = [b.name for b in handle.panel]
-        self.games_per_trial = 2 * len(self.seeds) * len(handle.panel)
+        # Head to head, a trial plays theta+ against theta- instead of the panel (tuning.study.spsa).
+        self.h2h = self.spec.sampler.head_to_head
+        self.opponents = [THETA_MINUS] if self.h2h else [b.name for b in handle.panel]
+        self.games_per_trial = 2 * len(self.seeds) * len(self.opponents)
+        self._spsa = make_sampler(self.spec.sampler, handle.space) if self.h2h else None
+        self.faults = OpponentFaults(f"tune resume {handle.name}")
+        self._warned_bot_errors = False
         self.sizer = BatchSizer(self.spec.batch_pairs)  # maps per batch, fixed or from the game speed
         self.open: dict[int, _OpenTrial] = {}
         self.report = RunReport()
@@ -340,14 +350,22 @@ class StudyRunner:
         self.report.ask_lock_wait_seconds += seconds
         self.report.ask_lock_wait_max = max(self.report.ask_lock_wait_max, seconds)
 
-    def _open(self, trial: optuna.Trial, scores: dict, errors: tuple[int, int, str | None] = (0, 0, None)) -> None:
+    def _open(self, trial: optuna.Trial, scores: dict, errors: tuple[int, int, str | None] = (0, 0, None),
+              done: set | None = None) -> None:
+        """Open a trial: plan the batches it still needs (all but ``done``, by default its
+        ``scores``' pairs) and complete it at once if it needs none."""
         params = self.h.space.full_params(trial.params)
         pairs = self.sizer.pairs(len(self.seeds))
-        batches = plan_batches(trial=trial.number, phase=TRAIN, panel=self.h.panel, seeds=self.seeds,
-                               batch_pairs=pairs, done=scores)
+        panel, replay = self.h.panel, True
+        if self.h2h:
+            params, minus = self._perturbation(trial)
+            panel, replay = [self.h.bot.with_params(minus, name=THETA_MINUS)], False
+        batches = plan_batches(trial=trial.number, phase=TRAIN, panel=panel, seeds=self.seeds,
+                               batch_pairs=pairs, done=scores if done is None else done, replay_opponent=replay)
         # every batch of the full trial is a look of the pruning test
-        looks = math.ceil(len(self.seeds) / pairs) * len(self.h.panel)
-        op = _OpenTrial(trial, params, deque(batches), looks, self.games_per_trial, dict(scores))
+        looks = math.ceil(len(self.seeds) / pairs) * len(panel)
+        op = _OpenTrial(trial, params, deque(batches), looks, self.games_per_trial, dict(scores),
+                        opponents=[b.name for b in panel])
         op.games, op.bot_errors, op.first_error = errors
         self.open[trial.number] = op
         if not op.pending:  # adopted with every game already stored
@@ -355,6 +373,12 @@ class StudyRunner:
                 self._fail_program(None, op)
             else:
                 self._complete(op)
+
+    def _perturbation(self, trial: optuna.Trial) -> tuple[dict, dict]:
+        """(theta+, theta-) full parameter sets of a head-to-head trial, around its stored theta."""
+        frozen = self._db(lambda: self.h.study._storage.get_trial(trial._trial_id))
+        plus, minus = self._spsa.perturbation(trial.number, self._spsa.theta_of(frozen))
+        return self.h.space.full_params(plus), self.h.space.full_params(minus)
 
     def _adopt_orphans(self) -> None:
         """Open the RUNNING trials whose driver is gone (``tuning.driver.leases``), while there is
@@ -364,8 +388,10 @@ class StudyRunner:
             if trial is None:  # told by its driver between our listing and our claim
                 continue
             self.report.adopted += 1
-            self._open(trial, scores=self._db(lambda: self.h.games.pair_scores(frozen.number, TRAIN)),
-                       errors=self._db(lambda: self.h.games.bot_errors(frozen.number, TRAIN)))
+            scores = self._db(lambda: self.h.games.pair_scores(frozen.number, TRAIN))
+            aside = self._db(lambda: self.h.games.set_aside_pairs(frozen.number, TRAIN))
+            self._open(trial, scores=scores, errors=self._db(lambda: self.h.games.bot_errors(frozen.number, TRAIN)),
+                       done=set(scores) | aside)
 
     def _on_results(self, pool: BatchPool, ready: list[tuple[Batch, object]]) -> None:
         """Handle the batches that finished together: the games their workers did not store
@@ -410,6 +436,8 @@ class StudyRunner:
             self.report.games_wasted += batch.games
             return None
         summary = result.digest(batch.opponent.name)
+        if batch.replay_opponent:  # an opponent failing on its clock too often stops the run
+            self.faults.add(batch.opponent.name, summary.games, summary.replayed, summary.first_fault)
         op.outstanding -= 1
         op.storage_seconds += storage
         op.game_seconds += result.seconds
@@ -432,7 +460,7 @@ class StudyRunner:
             return
         now = time.monotonic()
         if now - op.reported_at >= REPORT_EVERY:
-            estimate, _ = summarize(op.scores, self.opponents)
+            estimate, _ = summarize(op.scores, op.opponents)
             try:  # intermediate value, by games played
                 self._db(lambda: op.trial.report(estimate.mean, step=2 * estimate.n))
             except UpdateFinishedTrialError:
@@ -448,7 +476,8 @@ class StudyRunner:
     def _should_prune(self, op: _OpenTrial) -> bool:
         p = self.spec.pruning
         inc = self.incumbent
-        if not p.enabled or inc is None or op.number in (REFERENCE_TRIAL, inc.number):
+        # Head to head a trial's score is its own pair against itself: no incumbent to compare with.
+        if not p.enabled or self.h2h or inc is None or op.number in (REFERENCE_TRIAL, inc.number):
             return False
         # The incumbent is the best of the complete trials' noisy training scores on these very
         # maps, so its scores sit above its strength; shrink_incumbent takes that expected lead
@@ -496,8 +525,8 @@ class StudyRunner:
         self.log(f"trial {op.number} was finished by another driver (our lease ran out); leaving it")
 
     def _complete(self, op: _OpenTrial) -> None:
-        estimate, per = summarize(op.scores, self.opponents)
-        if not self._write(op, {**self._spsa_common(op, pruned=False),
+        estimate, per = summarize(op.scores, op.opponents)
+        if not self._write(op, {**self._spsa_common(op, pruned=False), **self._counts(op),
                                 "score_low": estimate.low, "score_high": estimate.high, "pairs": estimate.n,
                                 "games": estimate.games,
                                 "per_opponent": {name: e.as_dict() for name, e in per.items()}},
@@ -505,19 +534,40 @@ class StudyRunner:
             return
         self.report.complete += 1
         self._fails_in_a_row = 0
+        self._warn_bot_errors(op)
+        if self.h2h:  # a trial's value is theta+ against theta-: nothing to prune against
+            return
         self._scored.append((estimate.mean, interval_variance(estimate.low, estimate.high)))
         if self.incumbent is None or estimate.mean > self.incumbent.value:
             self.incumbent = _Incumbent(op.number, estimate.mean, estimate.low, estimate.high, dict(op.scores))
 
+    def _counts(self, op: _OpenTrial) -> dict:
+        """A trial's attributes counting what did not measure its parameters: its games the
+        opponent lost to its clock or a crash (played again; set aside if it always did) and its
+        own disqualifications (losses, as a rate)."""
+        replayed, aside = self._db(lambda: self.h.games.trial_faults(op.number, TRAIN))
+        rate = op.bot_errors / op.games if op.games else 0.0
+        return {"games_replayed": replayed, "games_set_aside": aside, "bot_errors": op.bot_errors,
+                "bot_error_rate": round(rate, 4)}
+
+    def _warn_bot_errors(self, op: _OpenTrial) -> None:
+        if self._warned_bot_errors or not op.games or op.bot_errors <= BOT_ERROR_WARN * op.games:
+            return
+        self._warned_bot_errors = True
+        self.log(f"the tuned program was disqualified in {op.bot_errors} of trial {op.number}'s {op.games} games "
+                 f"({op.bot_errors / op.games:.0%}; first: {op.first_error}): its own timeouts and crashes count as "
+                 "losses, so the study measures them too; give it a longer [time] turn_ms or more time on this "
+                 "machine ([time] machine_scale)")
+
     def _spsa_common(self, op: _OpenTrial, *, pruned: bool) -> dict:
-        if self.spec.sampler.kind != "spsa":
+        if self.spec.sampler.kind != "spsa" or self.h2h:
             return {}
         return self._db(lambda: common_scores(self.h, op.number, op.scores, self.opponents, pruned=pruned))
 
     def _prune(self, op: _OpenTrial) -> None:
         played = 2 * len(op.scores)
         saved = max(0, op.planned_games - played)
-        estimate, per = summarize(op.scores, self.opponents)
+        estimate, per = summarize(op.scores, op.opponents)
         if op.reported_step != 2 * estimate.n:
             # Its score when pruned becomes its last intermediate value, whenever the last timed
             # report was: samplers that learn from pruned trials read it (TPE; CMA-ES with
@@ -528,7 +578,7 @@ class StudyRunner:
                 self.open.pop(op.number, None)
                 self.report.lost += 1
                 return
-        if not self._write(op, {**self._spsa_common(op, pruned=True),
+        if not self._write(op, {**self._spsa_common(op, pruned=True), **self._counts(op),
                                 "score_low": estimate.low, "score_high": estimate.high, "pairs": estimate.n,
                                 "games": played, "games_saved": saved,
                                 "per_opponent": {name: e.as_dict() for name, e in per.items()}},
@@ -578,6 +628,8 @@ class StudyRunner:
 
     def _load_incumbent(self) -> None:
         self._incumbent_read = time.monotonic()
+        if self.h2h:
+            return
         complete = [t for t in self._db(lambda: self.h.trials(TrialState.COMPLETE)) if t.value is not None]
         self._scored = [(t.value, interval_variance(t.user_attrs.get("score_low", math.nan),
                                                     t.user_attrs.get("score_high", math.nan))) for t in complete]

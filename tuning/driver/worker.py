@@ -40,13 +40,21 @@ class BatchSummary:
     pair_scores: dict  # (opponent, seed) -> pair score
     bot_errors: int  # games the study's bot (a program) was disqualified in
     first_error: str | None  # "seed S against OPPONENT: reason" of the first of them
+    replayed: int = 0  # games played again because the opponent lost them to its clock or a crash
+    set_aside: int = 0  # of which the opponent failed every replay too (their pairs count for nothing)
+    first_fault: str | None = None  # "seed S: reason" of the first opponent failure
 
 
 def summarize_batch(opponent: str, rows: Sequence[Mapping]) -> BatchSummary:
     """The summary of a batch's rows (``PairResults.rows()`` dicts) against ``opponent``."""
     errors = [r for r in rows if r.get("a_error")]
     first = None if not errors else f"seed {errors[0]['seed']} against {opponent}: {errors[0]['a_error']}"
-    return BatchSummary(len(rows), pair_scores_of_rows(opponent, rows), len(errors), first)
+    replayed = [r for r in rows if r.get("replays")]
+    aside = [r for r in replayed if r.get("set_aside")]
+    fault = next((f"seed {r['seed']}: {r['b_error']}" for r in aside), None) or (
+        f"seed {replayed[0]['seed']}" if replayed else None)
+    return BatchSummary(len(rows), pair_scores_of_rows(opponent, rows), len(errors), first, len(replayed),
+                        len(aside), fault)
 
 
 @dataclass(frozen=True)
@@ -90,7 +98,7 @@ def _boards_for(seeds: Sequence[int]):
 
 def play_batch(params: Mapping[str, float], opponent, seeds: Sequence[int], trial: int = -1,
                phase: str = "train", bot=None, time_control=None, store_url: str | None = None,
-               study: str | None = None) -> BatchResult:
+               study: str | None = None, replay_opponent: bool = True) -> BatchResult:
     """Play each seed twice (sides swapped) between the study bot with ``params`` and
     ``opponent`` (an ``ocean.bots.BotSpec``). ``bot``: the study's bot (default: the in-process
     tunable bot), which plays with ``params``; ``time_control`` (an ``ocean.timecontrol.TimeControl``,
@@ -98,6 +106,7 @@ def play_batch(params: Mapping[str, float], opponent, seeds: Sequence[int], tria
     and return only their summary (if the database cannot be reached from this worker, the rows
     go back to the driver, which stores them)."""
     from ocean.bots import BotSpec
+    from ocean.constants import OPPONENT_REPLAYS
     from ocean.match import play_pairs
     from ocean.timecontrol import DEFAULT_TIME
 
@@ -113,7 +122,8 @@ def play_batch(params: Mapping[str, float], opponent, seeds: Sequence[int], tria
         play_pairs(bot, opponent, seeds[:1], boards[:1])
         _warm = True
     start = time.perf_counter()
-    result = play_pairs(bot, opponent, seeds, boards, time=time_control or DEFAULT_TIME)
+    result = play_pairs(bot, opponent, seeds, boards, time=time_control or DEFAULT_TIME,
+                        replays=OPPONENT_REPLAYS if replay_opponent else 0)
     seconds = time.perf_counter() - start
     rows = result.rows()
     worker = f"{socket.gethostname()}:{os.getpid()}"

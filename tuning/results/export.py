@@ -13,7 +13,9 @@ from optuna.trial import TrialState
 from ocean.bots import coefficients as registry
 from ocean.bots.external import format_value, render_params_file
 from tuning.errors import TuningError
-from tuning.results.verdict import GAIN, NO_GAIN, reference_name, time_from_key, verdict, verdict_line
+from tuning.results.verdict import (
+    GAIN, NO_GAIN, PART_NAMES, parts_text, reference_name, time_from_key, verdict_line, verdict_of,
+)
 from tuning.storage.handle import StudyHandle
 from tuning.storage.provenance import code_digest, package_version
 from tuning.study.space import REFERENCE_TRIAL
@@ -53,9 +55,11 @@ def choose_trial(handle: StudyHandle, trial: int | None) -> tuple[int, dict, dic
         best = handle.games.validations()[0]
         return best.trial, dict(best.params), _validation_dict(best)
     frozen = {t.number: t for t in handle.trials()}.get(trial)
+    v = validations.get(trial)
+    if frozen is None and v is not None:  # a head-to-head study's point, validated (no trial of its own)
+        return trial, dict(v.params), _validation_dict(v)
     if frozen is None or frozen.state not in (TrialState.COMPLETE, TrialState.PRUNED):
         raise TuningError(f"study {handle.name!r} has no finished trial {trial}")
-    v = validations.get(trial)
     return trial, handle.space.full_params(frozen.params), None if v is None else _validation_dict(v)
 
 
@@ -63,7 +67,7 @@ def _validation_dict(v) -> dict:
     return {"score": v.score, "low": v.low, "high": v.high, "games": v.games, "seeds": v.seeds,
             "heldout_score": v.heldout_score, "heldout_low": v.heldout_low, "heldout_high": v.heldout_high,
             "diff": v.diff, "diff_low": v.diff_low, "diff_high": v.diff_high, "time_control": v.time_control,
-            "code_digest": v.code_digest}
+            "code_digest": v.code_digest, "parts": v.verdict}
 
 
 def code_provenance(handle: StudyHandle, validation: dict | None) -> dict:
@@ -83,10 +87,15 @@ def check_gain(handle: StudyHandle, trial: int, validation: dict | None, *, allo
     provenance then says so). A trial never validated is exported as such (its provenance says
     "not validated"); the defaults asked for by number (``asked``) as what they are."""
     if validation is None or allow_no_gain or (asked and trial == REFERENCE_TRIAL) \
-            or verdict(validation["diff_low"]) == GAIN:
+            or verdict_of(validation["parts"], validation["diff_low"]) == GAIN:
         return
-    line = verdict_line(validation["diff"], validation["diff_low"], validation["diff_high"],
-                        reference_name(handle.spec.start))
+    reference = reference_name(handle.spec.start)
+    parts = validation["parts"]
+    if parts:
+        failed = ", ".join(PART_NAMES[p] for p in parts.get("failed") or []) or "the verdict"
+        line = f"{failed} failed; {parts_text(parts, reference)}"
+    else:
+        line = verdict_line(validation["diff"], validation["diff_low"], validation["diff_high"], reference)
     raise TuningError(f"trial {trial} of {handle.name}: {line} (validated on {validation['games']} games per "
                       "opponent); nothing exported: validate with more games, tune longer, or export anyway "
                       "with --allow-no-gain")
@@ -97,18 +106,20 @@ def provenance(handle: StudyHandle, trial: int, validation: dict | None, *, allo
     the time control it was tuned at and the one it was validated at, the validated score and
     the verdict against the defaults with the paired difference (``allowed_no_gain``: exported
     with --allow-no-gain, said when the verdict is "no gain shown")."""
-    frozen = {t.number: t for t in handle.trials()}[trial]
+    frozen = {t.number: t for t in handle.trials()}.get(trial)  # None: a head-to-head study's point
     spec = handle.spec
     tuned = spec.time_control
     out = {
         "study": handle.name,
         "trial": trial,
+        **({"point": f"theta after {trial} head-to-head SPSA iterations"} if frozen is None else {}),
         **({"command": spec.bot.command} if spec.bot is not None else {}),
-        "training_score": round(float(frozen.value), 6) if frozen.value is not None else "none",
+        "training_score": round(float(frozen.value), 6) if frozen is not None and frozen.value is not None
+        else "none",
         "training_games_per_opponent": 2 * len(spec.training_seeds()),
         "panel": [b.name for b in handle.panel],
         "seed_bank": spec.seed_bank.describe(),
-        "sampler": spec.sampler.kind,
+        "sampler": spec.sampler.kind + (" head-to-head" if spec.sampler.head_to_head else ""),
         "tuned_turn_ms": tuned.turn_ms, "tuned_first_turn_ms": tuned.first_turn_ms, "tuned_time_scale": tuned.scale,
         "package_version": package_version(),
         "git_commit": git_commit(),
@@ -122,12 +133,17 @@ def provenance(handle: StudyHandle, trial: int, validation: dict | None, *, allo
         at = time_from_key(validation["time_control"], tuned)
         out.update({"validated_turn_ms": at.turn_ms, "validated_first_turn_ms": at.first_turn_ms,
                     "validated_time_scale": at.scale})
-        out["verdict"] = verdict(validation["diff_low"])
+        reference = reference_name(spec.start)
+        out["verdict"] = verdict_of(validation["parts"], validation["diff_low"])
+        out["reference"] = reference
         if validation["diff"] is not None:
-            out.update({"diff_vs_defaults": round(validation["diff"], 6), "diff_low": round(validation["diff_low"], 6),
+            # a warm study's trial 0 played its start file: the difference is to that file
+            key = "diff_vs_start_file" if spec.start else "diff_vs_defaults"
+            out.update({key: round(validation["diff"], 6), "diff_low": round(validation["diff_low"], 6),
                         "diff_high": round(validation["diff_high"], 6)})
+        out.update(_parts_provenance(validation["parts"]))
         if out["verdict"] == NO_GAIN and allowed_no_gain:
-            out["exported_despite"] = "no gain over the defaults shown (--allow-no-gain)"
+            out["exported_despite"] = f"no gain over {reference} shown (--allow-no-gain)"
         if validation.get("heldout_score") is not None:
             out.update({"held_out_panel": [b.name for b in handle.held_out or []],
                         "held_out_score": round(validation["heldout_score"], 6),
@@ -135,6 +151,26 @@ def provenance(handle: StudyHandle, trial: int, validation: dict | None, *, allo
                         "held_out_high": round(validation["heldout_high"], 6)})
     else:
         out["validated_score"] = "not validated"
+    return out
+
+
+def _parts_provenance(parts: dict | None) -> dict:
+    """The verdict's parts as scalars (``head_to_head_diff``, ``..._low``, ``..._high``,
+    ``..._games``; held out also ``held_out_defaults_score``), and the parts that failed."""
+    if not parts:
+        return {}
+    out = {}
+    for key in ("head_to_head", "training_panel", "held_out"):
+        part = parts.get(key)
+        if part is None or part.get("diff") is None:
+            continue
+        for field in ("diff", "low", "high"):
+            out[f"{key}_{field}"] = round(part[field], 6)
+        out[f"{key}_games"] = part["games"]
+        if key == "held_out":
+            out["held_out_defaults_score"] = round(part["defaults_score"], 6)
+    if parts.get("failed"):
+        out["verdict_failed"] = ", ".join(PART_NAMES[p] for p in parts["failed"])
     return out
 
 

@@ -24,7 +24,7 @@ from optuna.trial import TrialState
 from ocean.timecontrol import TimeControl
 from tuning.errors import TuningError
 from tuning.results.status import study_status
-from tuning.results.verdict import verdict_line
+from tuning.results.verdict import best_verdict_text
 from tuning.storage.handle import StudyHandle
 from tuning.study.space import REFERENCE_TRIAL
 
@@ -406,9 +406,8 @@ def _page(data: ReportData, images: dict[str, str]) -> str:
             head.append(("best against held-out opponents", _interval(best["held_out_score"], best["held_out_low"],
                                                                       best["held_out_high"])))
         if best["validated"]:
-            head.append(("verdict", verdict_line(best["diff_vs_defaults"], best["diff_low"], best["diff_high"],
-                                                 best["reference"])
-                         + f" (paired, same held-out maps, at {TimeControl.from_json(best['time_control']).describe()})"))
+            head.append(("verdict", best_verdict_text(best)
+                         + f" (paired, held-out maps, at {TimeControl.from_json(best['time_control']).describe()})"))
     if s["defaults"] is not None:
         d = s["defaults"]
         head.append(("defaults (trial 0)", f"{_interval(d['score'], d['low'], d['high'])} "

@@ -5,7 +5,7 @@ import math
 
 from optuna.trial import FrozenTrial, TrialState
 
-from tuning.results.verdict import PHASE, reference_name, time_from_key, validation_phase, verdict
+from tuning.results.verdict import PHASE, reference_name, time_from_key, validation_phase, verdict_of
 from tuning.stats.estimates import Estimate, elo_estimate, panel_elo
 from tuning.storage.handle import StudyHandle
 from tuning.storage.provenance import describe_code
@@ -42,14 +42,21 @@ def best_trial(handle: StudyHandle, validations: list | None = None) -> dict | N
     if validations:
         v = validations[0]
         time = time_from_key(v.time_control, handle.spec.time_control)
+        parts = v.verdict or {}
         return {"trial": v.trial, "score": _num(v.score), "low": _num(v.low), "high": _num(v.high),
                 "validated": True, "games_per_opponent": v.games, "seeds": v.seeds,
-                "time_control": time.as_json(), "verdict": verdict(v.diff_low),
+                "time_control": time.as_json(), "verdict": verdict_of(v.verdict, v.diff_low),
+                # the verdict's three parts (None from validations before them) and which failed
+                "head_to_head": parts.get("head_to_head"), "training_panel": parts.get("training_panel"),
+                "held_out": parts.get("held_out"), "failed": parts.get("failed"),
+                "selection_score": _num(v.selection_score),
                 "diff_vs_defaults": _num(v.diff), "diff_low": _num(v.diff_low), "diff_high": _num(v.diff_high),
                 "reference": reference_name(handle.spec.start),
                 "held_out_score": _num(v.heldout_score), "held_out_low": _num(v.heldout_low),
                 "held_out_high": _num(v.heldout_high), "params": v.params,
                 **elo_summary(v.per_opponent, [b.name for b in handle.panel])}
+    if handle.spec.sampler.head_to_head:
+        return _head_to_head_point(handle)
     t = _best_complete(handle)
     if t is None:
         return None
@@ -58,6 +65,17 @@ def best_trial(handle: StudyHandle, validations: list | None = None) -> dict | N
             "games_per_opponent": 2 * len(handle.spec.training_seeds()),
             "params": handle.space.full_params(t.params),
             **elo_summary(t.user_attrs.get("per_opponent") or {}, [b.name for b in handle.panel])}
+
+
+def _head_to_head_point(handle: StudyHandle) -> dict | None:
+    """A head-to-head study's best before validation: the point it has found so far (not a
+    trial's score: each trial only played its own pair against itself)."""
+    if not handle.trials(TrialState.COMPLETE):
+        return None
+    number, params = handle.final_point()
+    return {"trial": number, "score": None, "low": None, "high": None, "validated": False,
+            "games_per_opponent": None, "params": params, "point": f"theta after {number} iterations",
+            "elo": None, "elo_low": None, "elo_high": None, "elo_per_opponent": {}}
 
 
 def _best_complete(handle: StudyHandle) -> FrozenTrial | None:
@@ -93,7 +111,8 @@ def study_status(handle: StudyHandle) -> dict:
     validate = sum(games.count_games(phase=phase) for phase in phases)  # at every time control
     saved = int(user_attr_sum(engine, handle.name, "games_saved", TrialState.PRUNED))
     rate, last = games.recent_rate()
-    games_per_trial = 2 * len(handle.spec.training_seeds()) * len(handle.panel)
+    opponents = 1 if handle.spec.sampler.head_to_head else len(handle.panel)  # head to head: theta- alone
+    games_per_trial = 2 * len(handle.spec.training_seeds()) * opponents
     eta = None
     if counts["running"] and rate:
         # A trial to come costs what finished ones cost on average (pruning makes many cheap).
@@ -105,6 +124,8 @@ def study_status(handle: StudyHandle) -> dict:
         eta = round(remaining / rate, 1)
     spec = handle.spec
     validations = games.validations()  # read once: the best and the defaults beside it
+    disqualified = games.disqualifications()
+    bot_errors = sum(d["bot"] for d in disqualified.values())
     return {
         "study": handle.name,
         "storage": handle.storage.masked,
@@ -122,8 +143,14 @@ def study_status(handle: StudyHandle) -> dict:
         "panel": [b.name for b in handle.panel],
         "held_out_panel": None if handle.held_out is None else [b.name for b in handle.held_out],
         "program": None if spec.bot is None else spec.bot.command,
-        # per opponent, over every game stored (training and validation): who was disqualified, why
-        "disqualifications": games.disqualifications(),
+        # per opponent, over every game stored (training and validation): who was disqualified, why,
+        # and the games played again because the opponent lost them to its clock or a crash
+        "disqualifications": disqualified,
+        "games_replayed": sum(d["replayed"] for d in disqualified.values()),
+        "games_set_aside": sum(d["set_aside"] for d in disqualified.values()),
+        # the tuned program's own disqualifications (losses), over every game stored
+        "bot_disqualification_rate": _num(bot_errors / max(1, sum(d["games"] for d in disqualified.values()))),
+        "scoring": "head-to-head" if spec.sampler.head_to_head else "panel",
         "seed_bank": spec.seed_bank.describe(),
         "sampler": spec.sampler.kind,
         "code": describe_code(handle.code),  # the code digest(s) its games were played under

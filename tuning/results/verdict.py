@@ -1,13 +1,44 @@
 """The honest verdict on a validated best, and which time control a validation was at (light:
-``tune status`` reads these without loading Ray)."""
+``tune status`` reads these without loading Ray).
+
+A bot author acts on one sentence: "the tuned set is better than what I have, against the
+opponents I care about". The lab says "gain" only when three kinds of evidence agree, each
+measured against the reference (trial 0: the defaults, or a warm study's start file) on held-out
+maps:
+
+- **head to head**: the chosen set against the reference, paired games; its mean score above one
+  half (the interval's low end above 0.5);
+- **training panel**: its paired difference to the reference against the panel it was tuned
+  against, judged on maps it was not chosen on (validation chooses the best of the top trials on
+  one half of its maps and judges it on the other: choosing and judging on the same games made
+  false gains 6% of the time at the default top 3 instead of the 2.5% the interval promises), its
+  interval above 0. A head-to-head study is not tuned against its panel, so there it only must
+  not be worse (below);
+- **held out**: against opponents it never trained against, not shown worse than the reference by
+  more than ``HELD_OUT_MARGIN`` (the study's ``[validation] held_out_margin``): the part fails when
+  the difference is below minus the margin and its interval lies below 0.
+
+The margin, 0.02 by default, is about 14 Elo near an even score: less than a study can tune in,
+more than the spread of equal sets on a validation's few hundred held-out games; a part that
+requires a lower bound above minus the margin would fail most equal sets at that size, and a part
+that requires nothing would have passed the trial that lost 0.163 to 0.050 held out.
+"""
 from __future__ import annotations
 
 import hashlib
+import math
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
 
 from ocean.timecontrol import TimeControl
+from tuning.stats.estimates import estimate, paired_difference
 
-__all__ = ["PHASE", "GAIN", "NO_GAIN", "reference_name", "time_key", "time_from_key", "validation_phase", "verdict",
-           "verdict_line"]
+__all__ = ["PHASE", "GAIN", "NO_GAIN", "HEAD_TO_HEAD", "reference_name", "time_key", "time_from_key",
+           "validation_phase", "verdict", "verdict_line", "Part", "head_to_head_part", "gain_part",
+           "not_worse_part", "decide", "verdict_of", "parts_text", "best_verdict_text", "PART_NAMES"]
+
+HEAD_TO_HEAD = "head-to-head"  # the opponent name of a validation's head-to-head games (the reference)
+PART_NAMES = {"head_to_head": "head to head", "training_panel": "training panel", "held_out": "held-out opponents"}
 
 PHASE = "validate"  # the games of the validation at the study's own time control
 GAIN, NO_GAIN = "gain", "no gain shown"  # the verdict on a validated best against the defaults
@@ -15,17 +46,20 @@ _PHASE_LENGTH = 16  # ocean_games.phase's width
 
 
 def time_key(time: TimeControl) -> str:
-    """A time control as stored with a validation: ``turn/first x scale``, e.g. ``5/1000x1``."""
-    return f"{time.turn_ms}/{time.first_turn_ms}x{time.scale:g}"
+    """A time control as stored with a validation: ``turn/first x scale``, e.g. ``5/1000x1``,
+    and ``m`` the machine scale where it is not 1 (``50/1000x1m2``)."""
+    machine = "" if time.machine == 1.0 else f"m{time.machine:g}"
+    return f"{time.turn_ms}/{time.first_turn_ms}x{time.scale:g}{machine}"
 
 
 def time_from_key(key: str, study: TimeControl) -> TimeControl:
     """The time control a stored key names ("", from before time controls were kept: ``study``)."""
     if not key:
         return study
-    times, scale = key.split("x")
+    times, scales = key.split("x")
+    scale, _, machine = scales.partition("m")
     turn, first = times.split("/")
-    return TimeControl(int(turn), int(first), float(scale))
+    return TimeControl(int(turn), int(first), float(scale), float(machine or 1.0))
 
 
 def validation_phase(time: TimeControl, study: TimeControl) -> str:
@@ -59,3 +93,141 @@ def verdict_line(diff: float | None, low: float | None, high: float | None, refe
         return f"no gain over {reference} shown: {reference} validated best"
     shown = f"{diff:+.3f} [{low:+.3f}, {high:+.3f}]"
     return f"gain over {reference}: {shown}" if verdict(low) == GAIN else f"no gain over {reference} shown: {shown}"
+
+
+# --- the three-part verdict -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Part:
+    """One part of the verdict: the chosen set's difference to the reference (``diff`` with its
+    95% interval; head to head: its mean score against the reference less one half), the games
+    it is measured on, the rule it must meet (``"above 0"`` or ``"not worse"``) and whether it
+    does. Held out, also both sides' scores and the opponents it lost to."""
+
+    diff: float | None
+    low: float | None
+    high: float | None
+    games: int
+    rule: str
+    passed: bool
+    score: float | None = None
+    defaults_score: float | None = None
+    lost_to: tuple[str, ...] = field(default_factory=tuple)
+    margin: float | None = None
+
+    def as_dict(self) -> dict:
+        out = {"diff": _num(self.diff), "low": _num(self.low), "high": _num(self.high), "games": self.games,
+               "rule": self.rule, "passed": self.passed}
+        if self.score is not None or self.defaults_score is not None:
+            out.update({"score": _num(self.score), "defaults_score": _num(self.defaults_score)})
+        if self.rule == "not worse":
+            out.update({"margin": self.margin, "lost_to": list(self.lost_to)})
+        return out
+
+
+def _num(x: float | None) -> float | None:
+    return None if x is None or (isinstance(x, float) and math.isnan(x)) else round(float(x), 6)
+
+
+def head_to_head_part(pairs: Sequence[float]) -> Part:
+    """The chosen set's pair scores against the reference (each map played twice, sides
+    swapped): above one half, or no gain."""
+    e = estimate(list(pairs))
+    if e.n == 0:
+        return Part(None, None, None, 0, "above 0", False)
+    return Part(e.mean - 0.5, e.low - 0.5, e.high - 0.5, e.games, "above 0", e.low > 0.5, score=e.mean)
+
+
+def gain_part(mine: Mapping, reference: Mapping) -> Part:
+    """The paired difference of the chosen set's pair scores to the reference's over the
+    (opponent, seed) keys both hold: its interval above 0, or no gain."""
+    d = paired_difference(mine, reference)
+    if d.n == 0:
+        return Part(None, None, None, 0, "above 0", False)
+    return Part(d.mean, d.low, d.high, d.games, "above 0", d.low > 0)
+
+
+def not_worse_part(mine: Mapping, reference: Mapping, margin: float) -> Part:
+    """The paired difference against opponents the set was not chosen for: it fails only when
+    the difference is below ``-margin`` and its interval lies below 0 (shown worse by more than
+    the margin); ``lost_to``: the opponents it is shown worse against (interval below 0), or,
+    when none is alone, those whose difference is below ``-margin``."""
+    d = paired_difference(mine, reference)
+    if d.n == 0:
+        return Part(None, None, None, 0, "not worse", True, margin=margin)
+    passed = not (d.mean < -margin and d.high < 0)
+    mine_mean = sum(mine[k] for k in mine.keys() & reference.keys()) / d.n
+    ref_mean = sum(reference[k] for k in mine.keys() & reference.keys()) / d.n
+    lost = []
+    if not passed:
+        each = {}
+        for opponent in sorted({k[0] for k in mine.keys() & reference.keys()}):
+            each[opponent] = paired_difference({k: v for k, v in mine.items() if k[0] == opponent},
+                                               {k: v for k, v in reference.items() if k[0] == opponent})
+        lost = [o for o, e in each.items() if e.high < 0] or [o for o, e in each.items() if e.mean < -margin]
+    return Part(d.mean, d.low, d.high, d.games, "not worse", passed, score=mine_mean, defaults_score=ref_mean,
+                lost_to=tuple(lost), margin=margin)
+
+
+def decide(parts: Mapping[str, Part | None]) -> tuple[str, list[str]]:
+    """(``GAIN`` or ``NO_GAIN``, the names of the parts that failed): a gain needs every part
+    present to pass, and a head-to-head part."""
+    failed = [name for name, part in parts.items() if part is not None and not part.passed]
+    if parts.get("head_to_head") is None:
+        failed = ["head_to_head", *failed]
+    return (GAIN if not failed else NO_GAIN), failed
+
+
+def verdict_of(stored: Mapping | None, diff_low: float | None) -> str:
+    """The verdict of a stored validation: its parts' (``verdict`` column) when it has them,
+    else from the training-panel difference alone (validations from before the three parts)."""
+    if stored:
+        return stored["verdict"]
+    return verdict(diff_low)
+
+
+def parts_text(stored: Mapping, reference: str = "the defaults") -> str:
+    """The verdict in words with each part's numbers: ``gain over the defaults: head to head
+    +0.085 [+0.040, +0.130] (400 games); training panel ...``, or ``no gain over the defaults
+    shown (failed: head to head): ...``."""
+    pieces = []
+    for key in ("head_to_head", "training_panel", "held_out"):
+        part = stored.get(key)
+        if part is None:
+            if key == "head_to_head":
+                pieces.append("head to head: not played (the reference itself was chosen)")
+            continue
+        pieces.append(_part_text(key, part))
+    if stored["verdict"] == GAIN:
+        head = f"gain over {reference}"
+    else:
+        failed = ", ".join(PART_NAMES[name] for name in stored.get("failed") or [])
+        head = f"no gain over {reference} shown" + (f" (failed: {failed})" if failed else "")
+    return f"{head}: " + "; ".join(pieces)
+
+
+def _part_text(key: str, part: Mapping) -> str:
+    name = PART_NAMES[key]
+    if part.get("diff") is None:
+        return f"{name}: no games"
+    shown = f"{part['diff']:+.3f} [{part['low']:+.3f}, {part['high']:+.3f}] ({part['games']} games)"
+    if key == "head_to_head":
+        shown = f"{part['score']:.3f} ({part['diff']:+.3f} [{part['low']:+.3f}, {part['high']:+.3f}] over one half, " \
+                f"{part['games']} games)"
+    if part["rule"] == "not worse":
+        verdict_word = "not worse" if part["passed"] else "worse"
+        extra = f", margin {part['margin']:g}"
+        if not part["passed"] and part.get("lost_to"):
+            extra += f"; lost to {', '.join(part['lost_to'])}"
+        return f"{name} {shown}: {verdict_word}{extra}"
+    return f"{name} {shown}" + ("" if part["passed"] else ": not shown better")
+
+
+def best_verdict_text(best: Mapping) -> str:
+    """The verdict line of a validated best as ``tune status`` gives it (its parts where it has
+    them, else the training-panel difference of a validation from before them)."""
+    reference = best.get("reference") or "the defaults"
+    if best.get("head_to_head") is not None or best.get("failed"):
+        return parts_text({key: best.get(key) for key in ("verdict", "failed", "head_to_head", "training_panel",
+                                                          "held_out")}, reference)
+    return verdict_line(best.get("diff_vs_defaults"), best.get("diff_low"), best.get("diff_high"), reference)

@@ -31,12 +31,13 @@ _SCORE = {"a": 1.0, "b": 0.0, "draw": 0.5}
 _GAME_KEY = ("study", "trial", "phase", "opponent", "seed", "side")  # uq_ocean_games_game
 _STAT_COLUMNS = tuple(f"{p}_{stat}" for p in "ab" for stat in STATS)
 _BULK_COLUMNS = (*_GAME_KEY, "winner", "score", "a_lives", "b_lives", "turns", "end_reason", "duration_ms",
-                 "created_at", "a_error", "b_error", *_STAT_COLUMNS)
+                 "created_at", "a_error", "b_error", "replays", "set_aside", *_STAT_COLUMNS)
 
 
 _SUMS_KEY = ("study", "trial", "phase", "opponent")  # ocean_game_sums' primary key
 # What the insert returns of each row it really stored, for the summary tables.
-_RETURNED = ("id", "trial", "phase", "opponent", "score", "a_error", "b_error", "created_at", *SUMMED_STATS)
+_RETURNED = ("id", "trial", "phase", "opponent", "score", "a_error", "b_error", "created_at", "replays", "set_aside",
+             *SUMMED_STATS)
 
 
 def _json_ready(fields: dict) -> dict:
@@ -147,9 +148,12 @@ class GameStore:
             if total is None:
                 total = sums[key] = {"study": self.study, "trial": row.trial, "phase": row.phase,
                                      "opponent": row.opponent, "games": 0, "score": 0.0, "a_errors": 0, "b_errors": 0,
-                                     "first_a_error": None, "first_b_error": None, **dict.fromkeys(SUMMED_STATS, 0)}
+                                     "first_a_error": None, "first_b_error": None, "replayed": 0, "set_aside": 0,
+                                     **dict.fromkeys(SUMMED_STATS, 0)}
             total["games"] += 1
             total["score"] += row.score
+            total["replayed"] += 1 if row.replays else 0
+            total["set_aside"] += 1 if row.set_aside else 0
             for side in "ab":
                 error = getattr(row, f"{side}_error")
                 if error is not None:
@@ -165,6 +169,9 @@ class GameStore:
         insert = self._insert(GameSums).values(values)
         added = {c: getattr(GameSums, c) + getattr(insert.excluded, c)
                  for c in ("games", "score", "a_errors", "b_errors", *SUMMED_STATS)}
+        # counted only since replays were kept: a row from before holds NULL
+        added.update({c: sa.func.coalesce(getattr(GameSums, c), 0) + getattr(insert.excluded, c)
+                      for c in ("replayed", "set_aside")})
         kept = {c: sa.func.coalesce(getattr(GameSums, c), getattr(insert.excluded, c))
                 for c in ("first_a_error", "first_b_error")}
         session.execute(insert.on_conflict_do_update(index_elements=list(_SUMS_KEY), set_={**added, **kept}))
@@ -192,6 +199,8 @@ class GameStore:
             cols["end_reason"].extend(r["end"] for r in rows)
             cols["a_error"].extend(_clip(r.get("a_error")) for r in rows)
             cols["b_error"].extend(_clip(r.get("b_error")) for r in rows)
+            cols["replays"].extend(int(r.get("replays") or 0) for r in rows)
+            cols["set_aside"].extend(int(bool(r.get("set_aside"))) for r in rows)
             for stat in _STAT_COLUMNS:
                 cols[stat].extend(r[stat] for r in rows)
         return cols
@@ -207,14 +216,30 @@ class GameStore:
         return self._bulk
 
     def pair_scores(self, trial: int, phase: str) -> dict[tuple[str, int], float]:
-        """(opponent, seed) -> pair score, for the pairs whose two games are both stored."""
+        """(opponent, seed) -> pair score, for the pairs whose two games are both stored and
+        count (no game set aside for the opponent's clock or crash: ``set_aside_pairs``)."""
         g = GameRecord
         stmt = (sa.select(g.opponent, g.seed, sa.func.sum(g.score))
                 .where(g.study == self.study, g.trial == trial, g.phase == phase)
                 .group_by(g.opponent, g.seed)
-                .having(sa.func.count() == 2))
+                .having(sa.func.count() == 2, sa.func.coalesce(sa.func.sum(g.set_aside), 0) == 0))
         with self._session() as session:
             return {(opp, seed): total / 2.0 for opp, seed, total in session.execute(stmt)}
+
+    def set_aside_pairs(self, trial: int, phase: str) -> set[tuple[str, int]]:
+        """(opponent, seed) of the pairs played in full whose opponent failed a game on its clock
+        or by a crash however often it was replayed: done (never played again), not counted."""
+        g = GameRecord
+        stmt = (sa.select(g.opponent, g.seed)
+                .where(g.study == self.study, g.trial == trial, g.phase == phase)
+                .group_by(g.opponent, g.seed)
+                .having(sa.func.count() == 2, sa.func.coalesce(sa.func.sum(g.set_aside), 0) > 0))
+        with self._session() as session:
+            return {(opp, int(seed)) for opp, seed in session.execute(stmt)}
+
+    def done_pairs(self, trial: int, phase: str) -> set[tuple[str, int]]:
+        """Every (opponent, seed) whose two games are stored, counted or set aside."""
+        return set(self.pair_scores(trial, phase)) | self.set_aside_pairs(trial, phase)
 
     def games(self, *, trial: int | None = None, phase: str | None = None) -> list[GameRecord]:
         """Stored game rows (for reports and tests), oldest first."""
@@ -391,22 +416,36 @@ class GameStore:
         text = None if first is None else f"seed {first[0]} against {first[1]}: {first[2]}"
         return games, errors, text
 
+    def trial_faults(self, trial: int, phase: str) -> tuple[int, int]:
+        """(games played again because the opponent lost them to its clock or a crash, games set
+        aside) of a trial's games in ``phase``, from the summary table."""
+        s = GameSums
+        stmt = (sa.select(sa.func.sum(s.replayed), sa.func.sum(s.set_aside))
+                .where(s.study == self.study, s.trial == trial, s.phase == phase))
+        with self._session() as session:
+            replayed, aside = session.execute(stmt).one()
+        return int(replayed or 0), int(aside or 0)
+
     def disqualifications(self, phase: str | None = None) -> dict[str, dict]:
         """Per opponent: games, how many the study's bot and the opponent were disqualified in,
-        and the first reason of each (of the earliest trial that has one), from the summary
-        table."""
+        and the first reason of each (of the earliest trial that has one), how many games were
+        played again because the opponent lost them to its clock or a crash (``replayed``) and
+        how many of those were set aside, from the summary table."""
         s = GameSums
-        stmt = (sa.select(s.opponent, s.games, s.a_errors, s.b_errors, s.first_a_error, s.first_b_error)
+        stmt = (sa.select(s.opponent, s.games, s.a_errors, s.b_errors, s.first_a_error, s.first_b_error,
+                          s.replayed, s.set_aside)
                 .where(s.study == self.study, *([s.phase == phase] if phase is not None else []))
                 .order_by(s.opponent, s.phase, s.trial))  # 'train' before 'validate'
         out: dict[str, dict] = {}
         with self._session() as session:
-            for opponent, games, a, b, first_a, first_b in session.execute(stmt):
+            for opponent, games, a, b, first_a, first_b, replayed, aside in session.execute(stmt):
                 d = out.setdefault(opponent, {"games": 0, "bot": 0, "opponent": 0, "first_bot_error": None,
-                                              "first_opponent_error": None})
+                                              "first_opponent_error": None, "replayed": 0, "set_aside": 0})
                 d["games"] += int(games)
                 d["bot"] += int(a)
                 d["opponent"] += int(b)
+                d["replayed"] += int(replayed or 0)
+                d["set_aside"] += int(aside or 0)
                 d["first_bot_error"] = d["first_bot_error"] or first_a
                 d["first_opponent_error"] = d["first_opponent_error"] or first_b
         return out
@@ -426,7 +465,12 @@ class GameStore:
         fields.setdefault("time_control", "")
         fields.setdefault("code_digest", code_digest())
         now = time.time()
+        v = ValidationRecord
         with self._session() as session:
+            if fields.get("chosen"):  # one chosen trial per validation's settings: the latest run's
+                session.execute(sa.update(v).where(
+                    v.study == self.study, v.time_control == fields["time_control"], v.games == fields["games"],
+                    v.seeds == fields["seeds"], v.trial != fields["trial"]).values(chosen=0))
             session.merge(ValidationRecord(study=self.study, updated_at=now, **fields))
             session.add(ValidationRun(study=self.study, trial=fields["trial"], saved_at=now,
                                       record=_json_ready(fields)))
@@ -440,8 +484,8 @@ class GameStore:
             return list(session.scalars(stmt.order_by(ValidationRun.id)))
 
     def validations(self, time_control: str | None = None) -> list[ValidationRecord]:
-        """The validated trials of one validation's settings, best first (score, then lower
-        bound). Settings are the time control, the games per opponent and the held-out seed
+        """The validated trials of one validation's settings, best first: the trial the latest
+        validation chose, then by score and lower bound. Settings are the time control, the games per opponent and the held-out seed
         range: scores at 5 ms and at 50 ms a turn, on 200 games and on 1,000, or on other maps,
         are not compared. ``time_control`` (a key, see ``ValidationRecord.time_control``): that
         time control's latest settings; None: the latest validation's. Results of earlier
@@ -456,7 +500,7 @@ class GameStore:
                 return []
             stmt = (sa.select(v).where(v.study == self.study, v.games == latest.games, v.seeds == latest.seeds,
                                        v.time_control == latest.time_control)
-                    .order_by(v.score.desc(), v.low.desc(), v.trial))
+                    .order_by(sa.func.coalesce(v.chosen, 0).desc(), v.score.desc(), v.low.desc(), v.trial))
             return list(session.scalars(stmt))
 
     def validated_time_controls(self) -> list[str]:

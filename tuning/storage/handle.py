@@ -108,6 +108,14 @@ class StudyHandle:
         since = sum(trial_counts(self.storage.engine, self.name).values())
         return check_code(self.study, allow_change=allow_change, command=command, since=since)
 
+    def final_point(self) -> tuple[int, dict]:
+        """A head-to-head study's result: (the number the point gets, one past its trials, and
+        its full parameters), the point after every finished iteration's step
+        (``SPSASampler.theta``): what trial number ``K`` would play around, were the study carried on."""
+        iterations = len(self.trials())
+        sampler = make_sampler(self.spec.sampler, self.space)
+        return iterations, self.space.full_params(sampler.theta(self.study, iterations))
+
     def set_target(self, n_trials: int) -> None:
         """Change how many trials the study runs in total (``resume --trials``)."""
         self.study.set_user_attr(ATTR_TARGET, n_trials)

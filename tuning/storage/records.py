@@ -76,6 +76,11 @@ class GameRecord(_StatColumns, Base):
     # Why a program was disqualified (the referee's reason, with our cause), None if it was not.
     a_error: Mapped[str | None] = mapped_column(String(400), nullable=True)
     b_error: Mapped[str | None] = mapped_column(String(400), nullable=True)
+    # How many times the game was played again because the opponent lost it to its clock or a
+    # crash (ocean.match.play_pairs), and 1 if it still did after the last replay: the game is
+    # then set aside, its pair counts for nothing. None in rows stored before replays were kept.
+    replays: Mapped[int | None] = mapped_column(SmallInteger, nullable=True)
+    set_aside: Mapped[int | None] = mapped_column(SmallInteger, nullable=True)
 
 
 # Per-game columns whose sums the report draws (the study bot's side, and the game's length).
@@ -102,6 +107,10 @@ class GameSums(Base):
     a_mine_damage_taken: Mapped[int] = mapped_column(BigInteger)
     a_torpedoes: Mapped[int] = mapped_column(BigInteger)
     a_torpedo_hits: Mapped[int] = mapped_column(BigInteger)
+    # Games played again for the opponent's clock or crash, and games set aside (None: none
+    # counted yet, in a table from before replays were kept).
+    replayed: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    set_aside: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
 
 class StoredRound(Base):
@@ -168,6 +177,13 @@ class ValidationRecord(Base):
     updated_at: Mapped[float] = mapped_column(Float)
     # The code that played these games (tuning.storage.provenance.code_digest); None before it was kept.
     code_digest: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # Since the three-part verdict (tuning.results.verdict): the score on the half of the held-out
+    # maps the best is chosen on (``score`` is on the other half, where it is judged), whether
+    # this trial was the one chosen, and, for the chosen one, the verdict and its parts. None in
+    # rows from before.
+    selection_score: Mapped[float | None] = mapped_column(Float, nullable=True)
+    chosen: Mapped[int | None] = mapped_column(SmallInteger, nullable=True)
+    verdict: Mapped[dict | None] = mapped_column(JSON, nullable=True)
 
 
 class ValidationRun(Base):

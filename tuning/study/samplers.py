@@ -50,7 +50,10 @@ def make_sampler(spec: SamplerSpec, space: SearchSpace, stream: int | None = Non
             # One sign vector per iteration, shared by its two trials: drawn from the study's
             # seed and the iteration, never from the per-trial stream.
             gains = {key: value for key, value in (("c", spec.perturbation), ("a", spec.step)) if value is not None}
-            return SPSASampler(space.distributions, x0, seed=spec.seed, first_trial=REFERENCE_TRIAL + 1, **gains)
+            # Head to head, the reference trial is iteration 0: it plays the start point's pair.
+            first = REFERENCE_TRIAL if spec.head_to_head else REFERENCE_TRIAL + 1
+            return SPSASampler(space.distributions, x0, seed=spec.seed, first_trial=first,
+                               head_to_head=spec.head_to_head, **gains)
         if spec.kind == "gp":
             return optuna.samplers.GPSampler(seed=seed, n_startup_trials=spec.startup_trials)
         return optuna.samplers.RandomSampler(seed=seed)

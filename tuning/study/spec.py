@@ -300,8 +300,8 @@ class StudySpec(_Strict):
         if self.games_per_opponent is not None:
             _check_games("games_per_opponent", self.games_per_opponent, "seed_bank", self.seed_bank)
         _check_games("validation.games", self.validation.games, "validation.seeds", self.validation.seeds)
-        _check_games("validation.head_to_head_games", self.validation.h2h_games, "validation.seeds",
-                     self.validation.seeds)
+        if self.validation.head_to_head_games is not None:
+            _check_head_to_head(self.validation, self.sampler.head_to_head)
         if self.validation.seeds.overlaps(self.seed_bank):
             raise ValueError(f"validation.seeds ({self.validation.seeds.describe()}) overlap seed_bank "
                              f"({self.seed_bank.describe()}); held-out seeds must be unseen in training")
@@ -313,8 +313,9 @@ class StudySpec(_Strict):
     @property
     def time_control(self) -> TimeControl:
         """What the study's programs are told (``[time]``) and what the referee enforces (those
-        times x ``timeout_scale``)."""
-        return TimeControl(self.time.turn_ms, self.time.first_turn_ms, self.timeout_scale)
+        times x ``timeout_scale`` x ``[time] machine_scale``; a frozen program's own times x
+        ``machine_scale``)."""
+        return TimeControl(self.time.turn_ms, self.time.first_turn_ms, self.timeout_scale, self.time.machine_scale)
 
     @property
     def pairs_per_opponent(self) -> int:
@@ -342,6 +343,21 @@ class StudySpec(_Strict):
         if stored.get("start") is None:
             stored.pop("start", None)  # a study without a warm start is stored as it always was
         return stored
+
+
+def _check_head_to_head(validation: ValidationSpec, head_to_head: bool) -> None:
+    """Head-to-head validation games go on held-out maps the best was not chosen on: all of them
+    in a head-to-head study (it chooses nothing), else all but the half of ``games``' maps the
+    choice is made on (``tuning.results.validation.validation_maps``)."""
+    games = validation.head_to_head_games
+    chosen_on = 0 if head_to_head else (validation.games // 2) // 2
+    available = validation.seeds.count - chosen_on
+    if games % 2:
+        raise ValueError(f"validation.head_to_head_games = {games} must be even: each map is played twice, sides swapped")
+    if games // 2 > available:
+        raise ValueError(f"validation.head_to_head_games = {games} needs {games // 2} held-out maps the best was not "
+                         f"chosen on, but validation.seeds leaves {available} ({validation.seeds.count} less the "
+                         f"{chosen_on} it is chosen on); lower it or add seeds")
 
 
 def _check_panel(value: Any) -> Any:

@@ -24,6 +24,14 @@ played (``COMMON``, written by the driver when the second of the two is told: se
 pairs"). An iteration without comparable scores (a failed trial, or no map in common) makes no
 step; it is taken in all the same, so no later theta waits for it. ``delta_k`` is drawn from (seed, k), so
 a resumed study draws the same.
+
+Head to head (``head_to_head``, ``[sampler] scoring = "head-to-head"``), as Fishtest tunes: trial
+``first + k`` is iteration k alone. Its parameters are the point ``theta_k`` itself (the reference
+trial is iteration 0, at the start point), and it plays ``theta_k + c_k delta_k`` against
+``theta_k - c_k delta_k`` (``perturbation``): its value is the plus side's mean pair score, so
+``y_plus - y_minus = 2 value - 1``. It needs no opponent stronger than the bot, and its signal
+does not saturate when every nearby point beats a panel alike. The point after the last
+iteration (``theta``) is what the study found.
 """
 from __future__ import annotations
 
@@ -87,7 +95,7 @@ class SPSASampler(BaseSampler):
 
     def __init__(self, search_space: Mapping[str, BaseDistribution], x0: Mapping[str, float], *,
                  seed: int | None = None, a: float = 0.5, c: float = 0.1, stability: float = 5.0,
-                 first_trial: int = 1) -> None:
+                 first_trial: int = 1, head_to_head: bool = False) -> None:
         for name, d in search_space.items():
             if not isinstance(d, (FloatDistribution, IntDistribution)):
                 raise ValueError(f"SPSA tunes numbers only; {name!r} is {type(d).__name__}")
@@ -97,6 +105,7 @@ class SPSASampler(BaseSampler):
         self._seed = 0 if seed is None else seed
         self._a, self._c, self._stability = a, c, stability
         self._first = first_trial
+        self._h2h = head_to_head
         self._fallback = RandomSampler(seed=seed)
 
     # --- Optuna's sampler interface -------------------------------------------------------
@@ -107,6 +116,11 @@ class SPSASampler(BaseSampler):
                         search_space: dict[str, BaseDistribution]) -> dict[str, float]:
         if not search_space or trial.number < self._first:
             return {}
+        if self._h2h:
+            theta, taken = self._theta(study, trial.number - self._first)
+            study._storage.set_trial_system_attr(trial._trial_id, _THETA, [float(x) for x in theta])
+            study._storage.set_trial_system_attr(trial._trial_id, _TAKEN, taken)
+            return self._params(theta)
         k, side = divmod(trial.number - self._first, 2)
         _, c_k = gains(k, a=self._a, c=self._c, stability=self._stability)
         theta = None
@@ -119,7 +133,30 @@ class SPSASampler(BaseSampler):
             study._storage.set_trial_system_attr(trial._trial_id, _THETA, [float(x) for x in theta])
             study._storage.set_trial_system_attr(trial._trial_id, _TAKEN, taken)
         point = theta + (c_k if side == 0 else -c_k) * self.delta(k)
+        return self._params(point)
+
+    def _params(self, point: np.ndarray) -> dict[str, float]:
         return {n: _from_unit(u, self._space[n]) for n, u in zip(self._names, point)}
+
+    # --- head to head -------------------------------------------------------------------------
+    def theta_of(self, trial: FrozenTrial) -> np.ndarray:
+        """The point a head-to-head trial plays around (unit cube): stored when it was drawn;
+        the reference trial's is the start point."""
+        stored = trial.system_attrs.get(_THETA)
+        return self._x0.copy() if stored is None else np.array(stored, dtype=float)
+
+    def perturbation(self, number: int, theta: np.ndarray) -> tuple[dict, dict]:
+        """(theta+ parameters, theta- parameters) that head-to-head trial ``number`` plays
+        against each other around ``theta`` (its ``theta_of``)."""
+        k = number - self._first
+        _, c_k = gains(k, a=self._a, c=self._c, stability=self._stability)
+        return self._params(theta + c_k * self.delta(k)), self._params(theta - c_k * self.delta(k))
+
+    def theta(self, study: optuna.Study, iterations: int) -> dict[str, float]:
+        """The point after ``iterations`` head-to-head iterations, every finished one's step
+        taken: what the study found, as parameters (the point iteration ``iterations`` would
+        play around)."""
+        return self._params(self._theta(study, iterations)[0])
 
     def sample_independent(self, study: optuna.Study, trial: FrozenTrial, param_name: str,
                            param_distribution: BaseDistribution):
@@ -140,9 +177,10 @@ class SPSASampler(BaseSampler):
 
     def _theta(self, study: optuna.Study, k: int) -> tuple[np.ndarray, list[int]]:
         trials = {t.number: t for t in study.get_trials(deepcopy=False)}
+        width = 1 if self._h2h else 2  # trials an iteration
         theta, taken = self._x0.copy(), []
         for j in range(k - 1, -1, -1):  # the latest earlier theta
-            plus = trials.get(self._first + 2 * j)
+            plus = trials.get(self._first + width * j)
             if plus is not None and _THETA in plus.system_attrs:
                 theta, taken = np.array(plus.system_attrs[_THETA]), list(plus.system_attrs.get(_TAKEN, []))
                 break
@@ -151,14 +189,22 @@ class SPSASampler(BaseSampler):
         for j in range(k):
             if j in done:
                 continue
-            pair = [trials.get(self._first + 2 * j + side) for side in (0, 1)]
+            pair = [trials.get(self._first + width * j + side) for side in range(width)]
             if any(t is None or not t.state.is_finished() for t in pair):
                 continue
-            ys = _comparable(pair)
+            ys = _head_to_head(pair[0]) if self._h2h else _comparable(pair)
             if ys is not None:
                 theta = np.clip(theta + self.step(j, ys[0], ys[1], maximize), 0.0, 1.0)
             taken.append(j)
         return theta, sorted(taken)
+
+
+def _head_to_head(trial: FrozenTrial) -> tuple[float, float] | None:
+    """(y_plus, y_minus) of a head-to-head iteration: the plus side's score against the minus
+    side and the minus side's (its complement); None for a trial that did not complete."""
+    if trial.state != TrialState.COMPLETE or trial.value is None:
+        return None
+    return float(trial.value), 1.0 - float(trial.value)
 
 
 def _comparable(pair: list[FrozenTrial]) -> tuple[float, float] | None:

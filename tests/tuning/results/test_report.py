@@ -205,7 +205,7 @@ def _defaults_lose(params):
     return 0.05 if params["silence_cost"] == coefficients.defaults()["silence_cost"] else 0.95
 
 
-@pytest.mark.parametrize("p_win, line", [(_defaults_lose, "gain over the defaults: +"),
+@pytest.mark.parametrize("p_win, line", [(_defaults_lose, "gain over the defaults: head to head "),
                                          (lambda p: 0.5, "no gain over the defaults shown")])
 def test_the_page_states_the_verdict_and_the_defaults_as_validated(tmp_path, p_win, line):
     from tests.tuning.fakes import FakePool, tiny_spec_dict

@@ -7,6 +7,7 @@ from tests.tuning.fakes import FakePool, tiny_spec_dict
 from tuning.driver.runner import StudyRunner
 from tuning.errors import SpecError, TuningError
 from tuning.results.validation import candidates, validate_study
+from tuning.results.verdict import HEAD_TO_HEAD
 from tuning.storage.handle import create_study
 from tuning.study.spec import parse_spec
 
@@ -40,21 +41,42 @@ def test_validation_stores_scores_and_differences_on_the_held_out_seeds(ran):
     progress = []
     results = validate_study(ran, pool=pool, progress=lambda d, t: progress.append((d, t)))
     assert {b.phase for b in pool.submitted} == {"validate"}
-    assert {s for b in pool.submitted for s in b.seeds} == set(range(5000, 5020))
-    assert progress[-1] == (3 * 2 * 40, 3 * 2 * 40)
-    assert ran.games.count_games(phase="validate") == 3 * 2 * 40
+    panels = [b for b in pool.submitted if b.opponent.name != HEAD_TO_HEAD]
+    assert {s for b in panels for s in b.seeds} == set(range(5000, 5020))
+    duel = [b for b in pool.submitted if b.opponent.name == HEAD_TO_HEAD]
+    games = 3 * 2 * 40 + sum(b.games for b in duel)
+    assert progress[-1] == (games, games)
+    assert ran.games.count_games(phase="validate") == games
     records = {v.trial: v for v in ran.games.validations()}
     assert set(records) == {r.trial for r in results} and len(records) == 3
     assert [r.trial for r in results] == [v.trial for v in ran.games.validations()]  # best first, same order
     best = results[0]
-    assert best.estimate.mean == max(r.estimate.mean for r in results)
+    assert best.chosen and records[best.trial].chosen == 1 and sum(v.chosen for v in records.values()) == 1
     reference = next(r for r in results if r.trial == 0)
     assert reference.diff is None and records[0].diff is None
     for r in results:
+        assert r.estimate.n == 2 * 10  # judged on the second half of the 20 maps, against 2 opponents
+        assert r.selection.n == 2 * 10 and records[r.trial].selection_score == pytest.approx(r.selection.mean)
         if r.trial:
             assert r.diff.mean == pytest.approx(r.estimate.mean - reference.estimate.mean)
             assert records[r.trial].diff_low <= records[r.trial].diff <= records[r.trial].diff_high
         assert records[r.trial].games == 40 and records[r.trial].seeds == "5000..5019"
+    # chosen on the first half: the best score there, whatever it scored where it is judged
+    assert best.selection.mean == max(r.selection.mean for r in results)
+
+
+def test_the_best_plays_the_reference_head_to_head_on_maps_it_was_not_chosen_on(ran):
+    pool = FakePool(p_win=_p_win)
+    best = validate_study(ran, pool=pool)[0]
+    assert best.trial != 0
+    duel = [b for b in pool.submitted if b.opponent.name == HEAD_TO_HEAD]
+    assert {b.trial for b in duel} == {best.trial} and not any(b.replay_opponent for b in duel)
+    # the judged half (5010..5019), then the held-out maps the panels did not play (5020..5029)
+    assert sorted(s for b in duel for s in b.seeds) == list(range(5010, 5030))
+    assert duel[0].opponent.params == candidates(ran, 2)[0][1]  # the reference's coefficients
+    h2h = best.parts["head_to_head"]
+    assert h2h["games"] == 40 and h2h["low"] <= h2h["diff"] <= h2h["high"]
+    assert set(best.parts) >= {"verdict", "failed", "head_to_head", "training_panel", "held_out"}
 
 
 def test_validating_again_replays_nothing_and_more_games_only_adds_the_missing(ran):
@@ -64,7 +86,8 @@ def test_validating_again_replays_nothing_and_more_games_only_adds_the_missing(r
     assert again.submitted == []
     more = FakePool(p_win=_p_win)
     validate_study(ran, games=60, pool=more)
-    assert {s for b in more.submitted for s in b.seeds} == set(range(5020, 5030))
+    panels = [b for b in more.submitted if b.opponent.name != HEAD_TO_HEAD]
+    assert {s for b in panels for s in b.seeds} == set(range(5020, 5030))
     assert {v.games for v in ran.games.validations()} == {60}
 
 
@@ -120,14 +143,15 @@ def test_a_validation_at_another_time_control_keeps_the_one_at_the_studys(any_ur
         results = validate_study(handle, time=contest, pool=pool)
         assert {b.phase for b in short.submitted} == {"validate"}
         assert {b.phase for b in pool.submitted} == {"v50/1000x1"}  # its own games, none reused
-        assert sum(b.games for b in pool.submitted) == 2 * 2 * 40
+        assert sum(b.games for b in pool.submitted if b.opponent.name != HEAD_TO_HEAD) == 2 * 2 * 40
         assert all(r.time == contest for r in results)
         assert {(v.trial, v.score) for v in handle.games.validations("5/1000x2")} == first  # kept
         assert {v.time_control for v in handle.games.validations()} == {"50/1000x1"}
         status = study_status(handle)
         best = status["best"]
         assert best["time_control"] == {"turn_ms": 50, "first_turn_ms": 1000, "scale": 1.0}
-        assert status["games"]["validate"] == 2 * (2 * 2 * 40)  # both time controls' games
+        assert status["games"]["validate"] == handle.games.count_games(phase="validate") + \
+            handle.games.count_games(phase="v50/1000x1")  # both time controls' games
         validate_study(handle, pool=FakePool(p_win=_gain))  # the study's own again: nothing replayed
         assert study_status(handle)["best"]["time_control"] == {"turn_ms": 5, "first_turn_ms": 1000, "scale": 2.0}
     finally:
@@ -157,3 +181,62 @@ def test_the_verdict_is_gain_only_when_the_paired_interval_lies_above_zero(any_u
         assert s["defaults"]["validated"] and s["defaults"]["score"] == pytest.approx(reference.estimate.mean)
     finally:
         handle.close()
+
+
+def _held_out_study(any_url, **validation):
+    spec = parse_spec(tiny_spec_dict(n_trials=3, pruning={"enabled": False}, validation={
+        "seeds": {"start": 5000, "count": 60}, "games": 80, "top_k": 2, "panel": ["hunter-v1"], **validation}))
+    return create_study(spec, any_url)
+
+
+@pytest.mark.parametrize("against, failed", [
+    # beats the panel and the reference, but is crushed by the opponent it never trained against
+    ({"hunter-v1": 0.05}, ["held_out"]),
+    # beats the panel on held-out maps, yet is no better than the reference head to head
+    ({HEAD_TO_HEAD: 0.5}, ["head_to_head"]),
+    ({}, []),
+])
+def test_gain_needs_the_head_to_head_the_training_panel_and_the_held_out_opponents(any_url, against, failed):
+    from tuning.results.status import study_status
+
+    def p_vs(params, opponent):
+        if params["silence_cost"] == DEFAULT_SILENCE:
+            return 0.5 if opponent == "hunter-v1" else 0.3
+        return against.get(opponent, 0.5 if opponent == "hunter-v1" else 0.9)
+
+    handle = _held_out_study(any_url)
+    try:
+        StudyRunner(handle, pool=FakePool(p_vs=p_vs)).run()
+        best = validate_study(handle, pool=FakePool(p_vs=p_vs))[0]
+        assert best.parts["failed"] == failed
+        assert best.verdict == ("gain" if not failed else "no gain shown")
+        held = best.parts["held_out"]
+        assert held["games"] == 80 and held["defaults_score"] == pytest.approx(0.5, abs=0.15)
+        if failed == ["held_out"]:
+            assert held["lost_to"] == ["hunter-v1"] and not held["passed"]
+        best_json = study_status(handle)["best"]
+        assert best_json["verdict"] == best.verdict and best_json["failed"] == failed
+        for key in ("head_to_head", "training_panel", "held_out"):
+            assert {"diff", "low", "high", "games"} <= set(best_json[key])
+        assert {"score", "defaults_score"} <= set(best_json["held_out"])
+    finally:
+        handle.close()
+
+
+def test_the_reference_chosen_is_no_gain_and_plays_no_head_to_head(any_url):
+    handle = _held_out_study(any_url)
+    try:
+        worse = lambda p: 0.5 if p["silence_cost"] == DEFAULT_SILENCE else 0.1  # noqa: E731
+        StudyRunner(handle, pool=FakePool(p_win=worse)).run()
+        pool = FakePool(p_win=worse)
+        best = validate_study(handle, pool=pool)[0]
+        assert best.trial == 0 and best.verdict == "no gain shown"
+        assert not [b for b in pool.submitted if b.opponent.name == HEAD_TO_HEAD]
+    finally:
+        handle.close()
+
+
+def test_too_many_head_to_head_games_for_the_maps_left_is_one_line(any_url):
+    with pytest.raises(SpecError, match="head_to_head_games = 120 needs 60 held-out maps the best was not chosen on"):
+        parse_spec(tiny_spec_dict(validation={"seeds": {"start": 5000, "count": 60}, "games": 80,
+                                              "head_to_head_games": 120}))

@@ -166,3 +166,72 @@ def test_a_pruned_pair_without_common_maps_makes_no_step_and_is_settled():
     theta_1 = (unit_point(trials[2].params, SPACE, NAMES) + unit_point(trials[3].params, SPACE, NAMES)) / 2
     assert np.allclose(theta_1, unit_point(X0, SPACE, NAMES))  # iteration 0 moved nothing
     assert trials[2].system_attrs["spsa:taken"] == [0]  # but it is settled: no later theta waits for it
+
+
+def _h2h_value(plus: np.ndarray, minus: np.ndarray, rng: np.random.Generator) -> float:
+    """The plus side's expected score against the minus side under a logistic model of the
+    quadratic's strength, plus noise: what a head-to-head trial reports."""
+    strength = lambda u: -8.0 * float(np.sum((u - OPTIMUM) ** 2))  # noqa: E731
+    p = 1.0 / (1.0 + math.exp(-(strength(plus) - strength(minus))))
+    return min(1.0, max(0.0, p + rng.normal(0.0, 0.02)))
+
+
+def _run_h2h(sampler: SPSASampler, n: int, seed: int = 3) -> tuple[optuna.Study, list]:
+    """Iterations told one at a time, as the runner does: each trial's parameters are theta_k,
+    its pair (``perturbation``) plays itself, its value the plus side's score."""
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    rng = np.random.default_rng(seed)
+    study = optuna.create_study(direction="maximize", sampler=sampler)
+    pairs = []
+    for _ in range(n):
+        trial = study.ask()
+        for name, d in SPACE.items():
+            trial.suggest_float(name, d.low, d.high, log=d.log)
+        frozen = study._storage.get_trial(trial._trial_id)
+        plus, minus = sampler.perturbation(trial.number, sampler.theta_of(frozen))
+        pairs.append((plus, minus))
+        study.tell(trial, _h2h_value(unit_point(plus, SPACE, NAMES), unit_point(minus, SPACE, NAMES), rng))
+    return study, pairs
+
+
+def test_head_to_head_each_iteration_is_one_trial_stepping_on_plus_against_minus():
+    a, c, big_a = 0.3, 0.05, 4.0
+    sampler = SPSASampler(SPACE, X0, seed=5, a=a, c=c, stability=big_a, first_trial=0, head_to_head=True)
+    study, pairs = _run_h2h(sampler, 12)
+    trials = study.get_trials()
+    theta = unit_point(X0, SPACE, NAMES)
+    for k in range(12):
+        a_k = a / (k + 1 + big_a) ** 0.602  # Spall (1998) and Fishtest, written out here
+        c_k = c / (k + 1) ** 0.101
+        assert np.allclose(unit_point(trials[k].params, SPACE, NAMES), theta), f"trial {k} is theta_{k} itself"
+        u_plus, u_minus = (unit_point(p, SPACE, NAMES) for p in pairs[k])
+        delta = sampler.delta(k)
+        assert np.allclose(np.abs(delta), 1.0)
+        # theta +- c_k delta, kept inside the space like every point
+        assert np.allclose(u_plus, np.clip(theta + c_k * delta, 0, 1))
+        assert np.allclose(u_minus, np.clip(theta - c_k * delta, 0, 1))
+        value = trials[k].value  # the plus side's score; the minus side's is its complement
+        theta = np.clip(theta + a_k * (value - (1 - value)) / (2 * c_k) * delta, 0.0, 1.0)
+    assert np.allclose(unit_point(sampler.theta(study, 12), SPACE, NAMES), theta), "the point found, after the last step"
+
+
+def test_head_to_head_climbs_without_any_outside_opponent():
+    sampler = SPSASampler(SPACE, X0, seed=1, a=0.5, c=0.1, stability=5.0, first_trial=0, head_to_head=True)
+    study, _ = _run_h2h(sampler, 200)
+    found = unit_point(sampler.theta(study, 200), SPACE, NAMES)
+    start = np.linalg.norm(unit_point(X0, SPACE, NAMES) - OPTIMUM)
+    assert np.linalg.norm(found - OPTIMUM) < start / 3
+
+
+def test_a_study_file_chooses_head_to_head_scoring_for_spsa_only():
+    from tests.tuning.fakes import tiny_spec_dict
+    from tuning.errors import SpecError
+    from tuning.study.spec import parse_spec
+
+    spec = parse_spec(tiny_spec_dict(sampler={"kind": "spsa", "seed": 1, "scoring": "head-to-head"}))
+    assert spec.sampler.head_to_head
+    assert not parse_spec(tiny_spec_dict(sampler={"kind": "spsa", "seed": 1})).sampler.head_to_head
+    with pytest.raises(SpecError, match='scoring is a setting of kind = "spsa" only'):
+        parse_spec(tiny_spec_dict(sampler={"kind": "tpe", "scoring": "head-to-head"}))
+    with pytest.raises(SpecError, match="sampler.scoring"):
+        parse_spec(tiny_spec_dict(sampler={"kind": "spsa", "scoring": "self-play"}))

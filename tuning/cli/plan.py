@@ -61,12 +61,11 @@ def _pilot(path: Path, pairs: int, ray_address: Optional[str]):
     from tuning.driver.pool import BatchPool
     from tuning.driver.programs import check_programs
     from tuning.results.plan import pilot
-    from tuning.study.opponents import checked_bots, resolve_panel, study_bot
+    from tuning.study.opponents import checked_bots, study_opponents, study_bot
     from tuning.study.spec import load_spec
 
     spec = load_spec(path)
-    panel = resolve_panel(spec.panel)
-    held_out = None if spec.validation.panel is None else resolve_panel(spec.validation.panel)
+    panel, held_out = study_opponents(spec)
     checked = len(panel) + len([b for b in held_out or [] if b.name not in {p.name for p in panel}])
     workers = connect(ray_address or spec.ray_address)
     check_programs(checked_bots(spec, panel, held_out), spec.time_control)  # as launch: frozen bots too

@@ -94,7 +94,7 @@ def launch_study(spec_file: Path, *, trials: Optional[int] = None, games: Option
     once Ray is joined (default: the runner's own, sized to the cluster)."""
     from tuning.storage.database import probe_storage, resolve_url
     from tuning.storage.handle import StudyExists, create_study, open_study
-    from tuning.study.opponents import resolve_panel
+    from tuning.study.opponents import study_opponents
     from tuning.study.spec import load_spec
 
     spec = load_spec(spec_file)
@@ -102,8 +102,7 @@ def launch_study(spec_file: Path, *, trials: Optional[int] = None, games: Option
         spec = spec.with_overrides(n_trials=trials, games=games)
     url = resolve_url(spec.name, option=storage, spec_storage=spec.storage)
     probe_storage(url)  # reachable and a database, before Ray starts; creates nothing
-    panel = resolve_panel(spec.panel)  # every input checked before anything starts or is written
-    held_out = None if spec.validation.panel is None else resolve_panel(spec.validation.panel)
+    panel, held_out = study_opponents(spec)  # every input checked before anything starts or is written
     from tuning.driver.cluster import connect
     from tuning.driver.programs import check_programs
     from tuning.study.opponents import checked_bots

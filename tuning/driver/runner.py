@@ -355,15 +355,16 @@ class StudyRunner:
         """Open a trial: plan the batches it still needs (all but ``done``, by default its
         ``scores``' pairs) and complete it at once if it needs none."""
         params = self.h.space.full_params(trial.params)
-        pairs = self.sizer.pairs(len(self.seeds))
+        seeds = self.spec.training_seeds(trial.number)
+        pairs = self.sizer.pairs(len(seeds))
         panel, replay = self.h.panel, True
         if self.h2h:
             params, minus = self._perturbation(trial)
             panel, replay = [self.h.bot.with_params(minus, name=THETA_MINUS)], False
-        batches = plan_batches(trial=trial.number, phase=TRAIN, panel=panel, seeds=self.seeds,
+        batches = plan_batches(trial=trial.number, phase=TRAIN, panel=panel, seeds=seeds,
                                batch_pairs=pairs, done=scores if done is None else done, replay_opponent=replay)
         # every batch of the full trial is a look of the pruning test
-        looks = math.ceil(len(self.seeds) / pairs) * len(panel)
+        looks = math.ceil(len(seeds) / pairs) * len(panel)
         op = _OpenTrial(trial, params, deque(batches), looks, self.games_per_trial, dict(scores),
                         opponents=[b.name for b in panel])
         op.games, op.bot_errors, op.first_error = errors

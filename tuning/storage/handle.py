@@ -27,7 +27,7 @@ from tuning.storage.provenance import ATTR_CODE, check_code, code_record, packag
 from tuning.storage.trialindex import trial_counts
 from tuning.study.batching import BatchSizer
 from tuning.study.opponents import (
-    checked_bots, panel_from_json, panel_to_json, resolve_panel, study_bot, study_programs,
+    checked_bots, panel_from_json, panel_to_json, resolve_panel, study_bot, study_opponents, study_programs,
 )
 from tuning.study.samplers import make_sampler
 from tuning.study.space import SearchSpace, build_space
@@ -153,11 +153,11 @@ def _finish_creation(study: optuna.Study, spec: StudySpec, panel: list[BotSpec] 
         if stored.stored() != spec.stored():
             spec, panel = stored, None
     if ATTR_PANEL not in attrs:
-        study.set_user_attr(ATTR_PANEL, panel_to_json(panel if panel is not None else resolve_panel(spec.panel)))
+        study.set_user_attr(ATTR_PANEL, panel_to_json(panel if panel is not None else resolve_panel(spec.panel, spec)))
     if ATTR_TARGET not in attrs:
         study.set_user_attr(ATTR_TARGET, spec.n_trials)
     if ATTR_VALIDATION_PANEL not in attrs and spec.validation.panel is not None:
-        study.set_user_attr(ATTR_VALIDATION_PANEL, panel_to_json(resolve_panel(spec.validation.panel)))
+        study.set_user_attr(ATTR_VALIDATION_PANEL, panel_to_json(resolve_panel(spec.validation.panel, spec)))
     if ATTR_VERSION not in attrs:
         study.set_user_attr(ATTR_VERSION, package_version())
     if ATTR_CODE not in attrs:
@@ -171,9 +171,7 @@ def create_study(spec: StudySpec, url: str) -> StudyHandle:
     """Create the study ``spec.name`` at ``url``; a name already there is an error (resume it),
     unless its launch died half-way: then creation is finished."""
     spec = _seeded(spec)
-    panel = resolve_panel(spec.panel)
-    if spec.validation.panel is not None:
-        resolve_panel(spec.validation.panel)  # a wrong held-out opponent fails before anything is stored
+    panel, _ = study_opponents(spec)  # a wrong opponent, held out too, fails before anything is stored
     space = build_space(spec)
     storage = open_storage(url)
     games = GameStore(storage.engine, spec.name)

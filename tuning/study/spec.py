@@ -323,9 +323,15 @@ class StudySpec(_Strict):
         games = self.games_per_opponent if self.games_per_opponent is not None else 2 * self.seed_bank.count
         return games // 2
 
-    def training_seeds(self) -> list[int]:
-        """The seeds every trial plays (the same for all trials: common random numbers)."""
-        return self.seed_bank.seeds(self.pairs_per_opponent)
+    def training_seeds(self, trial: int | None = None) -> list[int]:
+        """The seeds a trial plays: the same for all trials (common random numbers: their
+        scores compare). Head to head (``[sampler] scoring``) a trial's two sides compare on
+        its own maps, so iteration ``trial`` takes the bank's next ``pairs_per_opponent`` maps,
+        round the bank: a long study never tunes for a handful of maps."""
+        if trial is None or not self.sampler.head_to_head:
+            return self.seed_bank.seeds(self.pairs_per_opponent)
+        bank, n = self.seed_bank, self.pairs_per_opponent
+        return [bank.start + (trial * n + i) % bank.count for i in range(n)]
 
     def with_overrides(self, *, n_trials: int | None = None, games: int | None = None) -> StudySpec:
         """The spec with ``--trials``/``--games`` applied (validated again)."""

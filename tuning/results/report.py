@@ -427,14 +427,21 @@ def _page(data: ReportData, images: dict[str, str]) -> str:
     for r in rows:
         cells = "".join(f"<td>{_fmt((r['per_opponent'].get(o) or {}).get('mean'))}</td>" for o in opponents)
         table += f"<tr><td>{r['trial']} ({esc(r['label'])})</td><td>{_fmt(r['score'])}</td>{cells}</tr>"
-    dq = {o: d for o, d in (s.get("disqualifications") or {}).items() if d["bot"] or d["opponent"]}
+    dq = {o: d for o, d in (s.get("disqualifications") or {}).items()
+          if d["bot"] or d["opponent"] or d.get("replayed")}
     disqualified = ""
     if dq:
-        disqualified = ("<h2>Disqualifications</h2><table id=\"disqualifications\"><tr><th>opponent</th><th>games</th>"
-                        "<th>study bot disqualified</th><th>opponent disqualified</th><th>first reason</th></tr>")
+        disqualified = ("<h2>Disqualifications and replays</h2><p class=note>A game the opponent lost to its clock "
+                        "or a crash is played again (replayed), and set aside if it failed every time: it counts "
+                        "for nothing. The study bot's own disqualifications are losses.</p>"
+                        "<table id=\"disqualifications\"><tr><th>opponent</th><th>games</th>"
+                        "<th>study bot disqualified</th><th>opponent disqualified</th><th>replayed</th>"
+                        "<th>set aside</th><th>first reason</th></tr>")
         for o, d in dq.items():
             first = d["first_bot_error"] or d["first_opponent_error"] or ""
-            disqualified += (f"<tr><td>{esc(o)}</td><td>{d['games']}</td><td>{d['bot']}</td><td>{d['opponent']}</td>"
+            share = f" ({d['bot'] / max(1, d['games']):.0%})" if d["bot"] else ""
+            disqualified += (f"<tr><td>{esc(o)}</td><td>{d['games']}</td><td>{d['bot']}{share}</td>"
+                             f"<td>{d['opponent']}</td><td>{d.get('replayed', 0)}</td><td>{d.get('set_aside', 0)}</td>"
                              f"<td>{esc(first)}</td></tr>")
         disqualified += "</table>"
     importance = img("importances", "parameter importances") + img("slices", "slice plots") \

@@ -1,5 +1,7 @@
 """Games an opponent loses to its clock or a crash: never scored, counted per trial and
 opponent, and a run stopped in one line when an opponent does it too often."""
+import re
+
 import pytest
 
 from tests.tuning.fakes import FakePool, tiny_spec_dict
@@ -45,7 +47,7 @@ def test_a_pair_with_a_game_set_aside_is_not_scored():
     assert (summary.replayed, summary.set_aside, summary.first_fault) == (2, 1, "seed 1: Timeout!")
 
 
-def test_replays_are_counted_per_trial_and_opponent_and_set_aside_pairs_never_count(any_url):
+def test_replays_are_counted_per_trial_and_opponent_and_set_aside_pairs_never_count(any_url, tmp_path):
     spec = parse_spec(tiny_spec_dict(n_trials=2, pruning={"enabled": False}, seed_bank={"start": 100, "count": 40}))
     handle = create_study(spec, any_url)
     try:
@@ -60,6 +62,12 @@ def test_replays_are_counted_per_trial_and_opponent_and_set_aside_pairs_never_co
         status = study_status(handle)
         assert status["games_replayed"] == 8 and status["games_set_aside"] == 4
         assert status["disqualifications"]["chaser"]["replayed"] == 8
+        from tuning.results.report import write_report
+
+        write_report(handle, tmp_path / "r.html")
+        page = (tmp_path / "r.html").read_text()
+        row = re.search(r"<tr><td>chaser</td>(.*?)</tr>", page).group(1)
+        assert re.findall(r"<td>([^<]*)</td>", row)[:5] == ["160", "0", "4", "8", "4"]  # 2 trials x 40 maps x 2; replayed, set aside
     finally:
         handle.close()
 

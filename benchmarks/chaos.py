@@ -19,12 +19,13 @@ finally checks the study against what every kill left behind:
 
 The long form is a command (the test suite runs a short form of the same code):
 
-    python -m benchmarks.chaos --driver-kills 10 --worker-kills 3 [--sampler spsa|tpe|cmaes|random]
-                               [--storage URL] [--json]
+    python -m benchmarks.chaos --driver-kills 10 --worker-kills 3
+                               [--sampler spsa|spsa-h2h|tpe|cmaes|random] [--storage URL] [--json]
 
-With ``--sampler spsa`` (or tpe, cmaes) the drill proves that exact recovery holds for a sampler
-that learns from earlier trials: the killed study proposes and stores exactly what the
-undisturbed one does (``tuning.driver.asking``).
+With ``--sampler spsa`` (or spsa-h2h, tpe, cmaes) the drill proves that exact recovery holds for a
+sampler that learns from earlier trials: the killed study proposes and stores exactly what the
+undisturbed one does (``tuning.driver.asking``). ``spsa-h2h`` is SPSA scored head to head
+(``[sampler] scoring = "head-to-head"``): each trial plays its theta+ against its theta-.
 
 Without ``--ray-address`` each driver starts its own local Ray, as ``tune resume`` does; the
 processes a killed driver leaves behind (Ray's agents) stay alive while the next driver runs
@@ -61,7 +62,8 @@ TRAIN = "train"
 
 # --- the study ----------------------------------------------------------------------------------
 
-SAMPLERS = ("random", "spsa", "tpe", "cmaes")
+SAMPLERS = ("random", "spsa", "spsa-h2h", "tpe", "cmaes")
+HEAD_TO_HEAD = "spsa-h2h"  # SPSA scored head to head: one opponent a trial, its own theta-
 STARTUP_TRIALS = 2  # TPE's and CMA-ES's random start in a drill: the model proposes from trial 2 on
 
 
@@ -80,6 +82,8 @@ def chaos_study_toml(name: str, *, n_trials: int = 6, pairs: int = 120, batch_pa
     if trials_in_flight is None:
         trials_in_flight = 2 if sampler == "random" else 1
     startup = f"\n        startup_trials = {STARTUP_TRIALS}" if sampler in ("tpe", "cmaes") else ""
+    if sampler == HEAD_TO_HEAD:
+        sampler, startup = "spsa", '\n        scoring = "head-to-head"'
     opponents = ", ".join(json.dumps(p) for p in panel)
     return textwrap.dedent(f"""\
         name = "{name}"
@@ -496,7 +500,8 @@ class Drill:
                     "OCEAN_BATCH_LOG": str(self.audit.path), "PYTHONUNBUFFERED": "1",
                     "RAY_USAGE_STATS_ENABLED": "0"}
         self.env.pop("RAY_ADDRESS", None)
-        self.opponents = list(self.spec.panel)
+        # head to head a trial's one opponent is its own theta- (tuning.driver.runner.THETA_MINUS)
+        self.opponents = ["theta-"] if self.spec.sampler.head_to_head else list(self.spec.panel)
         self.needed = self.spec.n_trials * len(self.opponents) * 2 * self.spec.pairs_per_opponent
         self.report = ChaosReport(target=self.spec.n_trials, games_needed=self.needed)
         self._runs = 0
@@ -730,7 +735,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--batch-pairs", type=int, default=40, help="maps per Ray task")
     p.add_argument("--panel", default=",".join(DEFAULT_PANEL), help="opponents, comma-separated")
     p.add_argument("--sampler", choices=SAMPLERS, default="random",
-                   help="the study's sampler (default random; spsa, tpe and cmaes run one trial in flight)")
+                   help="the study's sampler (default random; spsa, spsa-h2h, tpe and cmaes run one trial in "
+                        "flight)")
     p.add_argument("--storage", help="database URL (default: a SQLite file in the work directory); "
                                      "the drill creates studies chaos and chaos-ref there")
     p.add_argument("--ray-address", help="join this Ray cluster (default: each driver starts its own)")

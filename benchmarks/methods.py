@@ -3,13 +3,16 @@
     python -m benchmarks.methods [--study studies/quick.toml] [--methods tpe,cmaes,random,tpe-noprune]
                              [--budgets 20,40] [--repeats 3] [--out bench-methods] [--json]
 
-For each method (a sampler kind, with the study file's pruning or ``-noprune``), each budget (a
+For each method (a sampler kind, with the study file's pruning or ``-noprune``; ``spsa-h2h``: SPSA
+scored head to head, theta+ against theta-, instead of against the panel), each budget (a
 number of trials) and each repetition (the sampler seed), the real study loop runs: the study
 file with those settings, ``StudyRunner`` on Ray into a SQLite file of its own. Each run then
 chooses its best as a user's study does (``validate_study``: the defaults and the top K by
 training score on the first half of the study file's held-out maps; best validated wins), and
 that choice is scored once more on the second half, maps nothing was chosen on: the reported
-score carries no winner's curse from the choice. Every run's figures go to ``runs.jsonl`` in the
+score carries no winner's curse from the choice. It also plays the study's defaults there, head to
+head (``h2h_score``: above one half, it beats them): against a panel of weaker bots every nearby
+set scores alike, and only the duel shows what a strong bot gained. Every run's figures go to ``runs.jsonl`` in the
 output folder as they finish, so an interrupted benchmark carries on where it stopped.
 
 The summary gives, per method and budget, the training games spent (mean over repetitions), the
@@ -35,21 +38,24 @@ _REPORT_PHASE = "report"
 
 
 _SAMPLERS = ("tpe", "cmaes", "gp", "random", "spsa")
+_H2H = "h2h"  # the suffix of SPSA scored head to head: spsa-h2h
 
 
 @dataclass(frozen=True)
 class Method:
     """A sampler kind with the study file's pruning, or with pruning off, and optionally its own
-    number of startup trials (``-sN``) instead of the study file's."""
+    number of startup trials (``-sN``) instead of the study file's; ``head_to_head``: SPSA scored
+    theta+ against theta- (``-h2h``)."""
 
     sampler: str
     pruning: bool = True
     startup: int | None = None
+    head_to_head: bool = False
 
     @property
     def name(self) -> str:
-        return self.sampler + ("" if self.startup is None else f"-s{self.startup}") + \
-            ("" if self.pruning else "-noprune")
+        return self.sampler + (f"-{_H2H}" if self.head_to_head else "") + \
+            ("" if self.startup is None else f"-s{self.startup}") + ("" if self.pruning else "-noprune")
 
 
 def parse_methods(text: str) -> list[Method]:
@@ -57,18 +63,21 @@ def parse_methods(text: str) -> list[Method]:
     out = []
     for word in (w.strip() for w in text.split(",") if w.strip()):
         sampler, *suffixes = word.split("-")
-        pruning, startup = True, None
+        pruning, startup, h2h = True, None, False
         for suffix in suffixes:
             if suffix == "noprune" and pruning:
                 pruning = False
+            elif suffix == _H2H and sampler == "spsa" and not h2h:
+                h2h = True
             elif suffix[:1] == "s" and suffix[1:].isdigit() and startup is None:
                 startup = int(suffix[1:])
             else:
                 sampler = ""
         if sampler not in _SAMPLERS:
             raise ValueError(f"unknown method {word!r}: use {', '.join(_SAMPLERS)}, optionally followed by -sN "
-                             "(N startup trials) and -noprune, e.g. cmaes-s4-noprune")
-        out.append(Method(sampler, pruning=pruning, startup=startup))
+                             "(N startup trials) and -noprune, e.g. cmaes-s4-noprune; spsa-h2h scores SPSA head "
+                             "to head")
+        out.append(Method(sampler, pruning=pruning, startup=startup, head_to_head=h2h))
     if not out:
         raise ValueError("--methods names no method")
     return out
@@ -79,6 +88,9 @@ def _run_spec(base: dict, method: Method, trials: int, repeat: int, choose: dict
     data["name"] = f"m-{method.name}-{trials}-{repeat}"
     data["n_trials"] = trials
     data["sampler"] = {**data.get("sampler", {}), "kind": method.sampler, "seed": repeat}
+    data["sampler"].pop("scoring", None)
+    if method.head_to_head:
+        data["sampler"]["scoring"] = "head-to-head"
     if method.startup is not None:
         data["sampler"]["startup_trials"] = method.startup
     data["pruning"] = {**data.get("pruning", {}), "enabled": method.pruning and data.get("pruning", {}).get(
@@ -103,13 +115,15 @@ def _held_out_halves(base: dict, games: int | None) -> tuple[dict, list[int], in
     return choose, report, games
 
 
-def _score_on(pool, handle, params: dict, seeds: Sequence[int]) -> dict:
-    """Play ``params`` against the training panel on ``seeds``: the mean score and its interval."""
+def _score_on(pool, handle, params: dict, seeds: Sequence[int], panel: Sequence | None = None) -> dict:
+    """Play ``params`` against the training panel (or ``panel``) on ``seeds``: the mean score
+    and its interval."""
     from tuning.driver.evaluation import pair_scores_of_rows, plan_batches, summarize
 
-    opponents = [b.name for b in handle.panel]
-    pending = plan_batches(trial=-1, phase=_REPORT_PHASE, panel=handle.panel, seeds=seeds,
-                           batch_pairs=handle.batch_pairs(len(seeds)), done={})
+    panel = handle.panel if panel is None else panel
+    opponents = [b.name for b in panel]
+    pending = plan_batches(trial=-1, phase=_REPORT_PHASE, panel=panel, seeds=seeds,
+                           batch_pairs=handle.batch_pairs(len(seeds)), done={}, replay_opponent=False)
     scores: dict = {}
     while pending or len(pool):
         while pending and not pool.full:
@@ -139,6 +153,9 @@ def _one_run(base: dict, method: Method, trials: int, repeat: int, choose: dict,
         validated = validate_study(handle, top_k=top_k, pool=pool)
         best = validated[0]
         reported = _score_on(pool, handle, best.params, report_seeds)
+        defaults = handle.bot.with_params(handle.bot.params, name="defaults")
+        duel = _score_on(pool, handle, best.params, report_seeds, panel=[defaults])
+        reported.update(h2h_score=duel["score"], h2h_low=duel["low"], h2h_high=duel["high"])
         return {"method": method.name, "trials": trials, "repeat": repeat,
                 "train_games": ran.games + ran.games_wasted, "games_saved": ran.games_saved,
                 "complete": ran.complete, "pruned": ran.pruned, "failed": ran.failed,
@@ -281,7 +298,8 @@ def summarize_runs(runs: Sequence[dict], defaults: dict | None = None) -> dict:
                       "train_games": statistics.fmean(r["train_games"] for r in rs),
                       "score": statistics.fmean(scores), "score_median": statistics.median(scores),
                       "score_min": min(scores), "score_max": max(scores),
-                      "score_sd": statistics.stdev(scores) if len(scores) > 1 else 0.0})
+                      "score_sd": statistics.stdev(scores) if len(scores) > 1 else 0.0,
+                      **_h2h_cell([r["h2h_score"] for r in rs if r.get("h2h_score") is not None])})
     best = max((row["score"] for row in table), default=math.nan)
     target = 0.95 * best
     reach = {}
@@ -296,35 +314,54 @@ def summarize_runs(runs: Sequence[dict], defaults: dict | None = None) -> dict:
             "choice_bias_sd": statistics.stdev(curse) if len(curse) > 1 else None, "choice_bias_runs": len(curse)}
 
 
+def _h2h_cell(scores: list[float]) -> dict:
+    """The cell's head-to-head scores against the defaults (runs from before they were measured
+    have none)."""
+    if not scores:
+        return {}
+    return {"h2h_score": statistics.fmean(scores), "h2h_min": min(scores), "h2h_max": max(scores)}
+
+
 def _figure(summary: dict, path: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    for method in sorted({row["method"] for row in summary["table"]}):
-        rows = sorted((r for r in summary["table"] if r["method"] == method), key=lambda r: r["train_games"])
-        x = [r["train_games"] for r in rows]
-        ax.plot(x, [r["score"] for r in rows], marker="o", label=method)
-        ax.fill_between(x, [r["score_min"] for r in rows], [r["score_max"] for r in rows], alpha=0.15)
-    if summary.get("defaults"):
-        ax.axhline(summary["defaults"]["score"], color="grey", linestyle=":", label="defaults")
-    ax.set_xlabel("training games spent (mean over repetitions)")
-    ax.set_ylabel("score of the chosen best on maps nobody chose on")
-    ax.legend()
-    ax.grid(alpha=0.3)
+    duels = any("h2h_score" in r for r in summary["table"])
+    fig, axes = plt.subplots(1, 2 if duels else 1, figsize=(12 if duels else 7, 4.5), squeeze=False)
+    panels = [("score", "score_min", "score_max", "against the panel, on maps nobody chose on")]
+    if duels:
+        panels.append(("h2h_score", "h2h_min", "h2h_max", "head to head against the defaults, same maps"))
+    for ax, (key, low, high, label) in zip(axes[0], panels):
+        for method in sorted({row["method"] for row in summary["table"]}):
+            rows = sorted((r for r in summary["table"] if r["method"] == method and key in r),
+                          key=lambda r: r["train_games"])
+            x = [r["train_games"] for r in rows]
+            ax.plot(x, [r[key] for r in rows], marker="o", label=method)
+            ax.fill_between(x, [r[low] for r in rows], [r[high] for r in rows], alpha=0.15)
+        if key == "score" and summary.get("defaults"):
+            ax.axhline(summary["defaults"]["score"], color="grey", linestyle=":", label="defaults")
+        if key == "h2h_score":
+            ax.axhline(0.5, color="grey", linestyle=":", label="as strong as the defaults")
+        ax.set_xlabel("training games spent (mean over repetitions)")
+        ax.set_ylabel(f"chosen best's score {label}")
+        ax.legend()
+        ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
 
 
 def _markdown(summary: dict) -> str:
-    lines = ["| method | trials | repeats | training games (mean) | score (mean) | median | min | max |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = ["| method | trials | repeats | training games (mean) | score (mean) | median | min | max | "
+             "head to head vs defaults (mean, min-max) |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for r in summary["table"]:
+        duel = f"{r['h2h_score']:.3f} ({r['h2h_min']:.3f}-{r['h2h_max']:.3f})" if "h2h_score" in r else "-"
         lines.append(f"| {r['method']} | {r['trials']} | {r['repeats']} | {r['train_games']:,.0f} | "
-                     f"{r['score']:.3f} | {r['score_median']:.3f} | {r['score_min']:.3f} | {r['score_max']:.3f} |")
+                     f"{r['score']:.3f} | {r['score_median']:.3f} | {r['score_min']:.3f} | {r['score_max']:.3f} | "
+                     f"{duel} |")
     lines.append("")
     lines.append(f"95% of the best mean score ({summary['best_mean_score']:.3f}) = {summary['target_95']:.3f}; "
                  "training games to reach it: " + ", ".join(

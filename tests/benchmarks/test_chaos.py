@@ -10,7 +10,7 @@ STUDY = dict(n_trials=5, pairs=40, batch_pairs=10, panel=["stealth-v1", "hunter-
 
 
 @pytest.mark.drill  # about two minutes each
-@pytest.mark.parametrize("sampler", ["spsa", "tpe"])
+@pytest.mark.parametrize("sampler", ["spsa", "spsa-h2h", "tpe"])
 def test_a_killed_study_proposes_and_stores_what_the_undisturbed_run_does(sampler, ray_cluster, tmp_path):
     reference = run_undisturbed(tmp_path / "reference", f"sqlite:///{tmp_path}/ref.db",
                                 chaos_study_toml("chaos", sampler=sampler, **STUDY), "chaos", ray_address=ray_cluster)
@@ -23,5 +23,5 @@ def test_a_killed_study_proposes_and_stores_what_the_undisturbed_run_does(sample
 
 
 def test_the_drill_refuses_an_unknown_sampler():
-    with pytest.raises(ValueError, match="use one of random, spsa, tpe, cmaes"):
+    with pytest.raises(ValueError, match="use one of random, spsa, spsa-h2h, tpe, cmaes"):
         chaos_study_toml("chaos", sampler="gp")

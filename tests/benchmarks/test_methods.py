@@ -42,7 +42,9 @@ def test_methods_are_parsed_with_one_line_errors():
     assert parse_methods("cmaes-s4,spsa-noprune,tpe-s6-noprune") == [
         Method("cmaes", startup=4), Method("spsa", pruning=False), Method("tpe", pruning=False, startup=6)]
     assert [m.name for m in parse_methods("tpe-noprune-s6,gp")] == ["tpe-s6-noprune", "gp"]
-    for bad in ("tpe,annealing", "tpe-fast", "tpe-s", "tpe-noprune-noprune"):
+    assert parse_methods("spsa-h2h") == [Method("spsa", head_to_head=True)]
+    assert parse_methods("spsa-h2h")[0].name == "spsa-h2h"
+    for bad in ("tpe,annealing", "tpe-fast", "tpe-s", "tpe-noprune-noprune", "tpe-h2h", "spsa-h2h-h2h"):
         with pytest.raises(ValueError, match=f"unknown method '{bad.split(',')[-1]}'"):
             parse_methods(bad)
 
@@ -51,7 +53,7 @@ def test_every_run_is_a_real_study_chosen_and_reported_on_disjoint_maps(ray_clus
     study = tmp_path / "tiny.toml"
     study.write_text(TINY)
     out = tmp_path / "bench"
-    methods = [Method("tpe"), Method("random", pruning=False)]
+    methods = [Method("tpe"), Method("random", pruning=False), Method("spsa", head_to_head=True)]
     summary = run_methods(study=study, methods=methods, budgets=[2, 3], repeats=2, out=out, log=lambda line: None)
     runs = [json.loads(line) for line in (out / "runs.jsonl").read_text().splitlines()]
     assert sorted((r["method"], r["trials"], r["repeat"]) for r in runs) == sorted(
@@ -65,6 +67,7 @@ def test_every_run_is_a_real_study_chosen_and_reported_on_disjoint_maps(ray_clus
         engine.dispose()
         assert seeds == set(range(900000, 900010))  # chosen on the first half of the held-out maps...
         assert trained == r["train_games"] and 0 <= r["low"] <= r["score"] <= r["high"] <= 1
+        assert 0 <= r["h2h_low"] <= r["h2h_score"] <= r["h2h_high"] <= 1  # the chosen best against the defaults
     # ...and reported on the second: the same maps for every run, so the defaults score once
     assert summary["defaults"] == json.loads((out / "defaults.json").read_text())
     assert summary == json.loads((out / "summary.json").read_text())

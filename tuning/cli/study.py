@@ -66,7 +66,9 @@ def _print_best(handle) -> None:
     from tuning.results.status import best_trial
 
     best = best_trial(handle)
-    if best is not None:
+    if best is not None and best.get("point") and not best["validated"]:
+        typer.echo(f"found: {best['point']} (head-to-head SPSA), not validated yet")
+    elif best is not None:
         label = "validated" if best["validated"] else "training, not validated"
         typer.echo(f"best: trial {best['trial']} {interval(best['score'], best['low'], best['high'])} ({label})")
 

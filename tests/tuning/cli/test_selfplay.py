@@ -73,6 +73,7 @@ def test_head_to_head_spsa_end_to_end(tmp_path, ray_cluster, monkeypatch):
     ray = ["--ray-address", ray_cluster]
     launched = run_tune("launch", "duel.toml", *ray, cwd=tmp_path)
     assert "next: tune validate duel" in launched.stdout
+    assert "found: theta after 4 iterations (head-to-head SPSA), not validated yet" in launched.stdout
     status = last_json(run_tune("status", "duel", "--json", cwd=tmp_path))
     assert status["scoring"] == "head-to-head" and status["games"]["train"] == 4 * 6
     assert status["best"]["point"] == "theta after 4 iterations" and not status["best"]["validated"]

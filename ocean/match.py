@@ -110,11 +110,11 @@ class PairResults:
 
     def rows(self) -> list[dict]:
         """One dict per game: seed, side of A, winner as 'a'/'b'/'draw', lives, turns, end
-        reason, disqualification reasons, a program's longest and mean answer times in ms
-        (``a_answer_max_ms``, ``a_answer_mean_ms``, ... None where not timed), how often the
-        game was played again for B's clock or crash (``replays``) and whether it was set aside
-        (``set_aside``: B failed every time; the game does not count), and each bot's
-        statistics prefixed a_/b_."""
+        reason, disqualification reasons, a program's first, longest and mean answer times in ms
+        and its number of answers (``a_answer_first_ms``, ``a_answer_max_ms``, ``a_answer_mean_ms``,
+        ``a_answers``, ... None where not timed), how often the game was played again for B's
+        clock or crash (``replays``) and whether it was set aside (``set_aside``: B failed every
+        time; the game does not count), and each bot's statistics prefixed a_/b_."""
         out = []
         score = self.score_a()
         la, lb = self.lives(0), self.lives(1)
@@ -134,8 +134,10 @@ class PairResults:
             row["replays"], row["set_aside"] = self.replayed(i)
             for prefix, bot in (("a", 0), ("b", 1)):
                 times = self.answers(i, bot) or {}
+                row[f"{prefix}_answer_first_ms"] = times.get("first")
                 row[f"{prefix}_answer_max_ms"] = times.get("max")
                 row[f"{prefix}_answer_mean_ms"] = times.get("mean")
+                row[f"{prefix}_answers"] = times.get("answers")
             row.update({f"a_{k}": int(v[i]) for k, v in sa.items()})
             row.update({f"b_{k}": int(v[i]) for k, v in sb.items()})
             out.append(row)

@@ -89,6 +89,9 @@ def test_a_refereed_game_records_each_programs_answer_times_next_to_its_other_nu
         # about 10 ms a turn (half of 20), never near the 100 ms enforced
         assert 9.0 <= row["a_answer_mean_ms"] <= row["a_answer_max_ms"] < 100
         assert row["b_answer_mean_ms"] is None and row["b_answer_max_ms"] is None  # in-process: not timed
+        # its first answer (start-up) apart from the others, and how many answers it gave
+        assert row["a_answer_first_ms"] > 0 and row["a_answers"] > 5
+        assert row["b_answer_first_ms"] is None and row["b_answers"] is None
     times = result.answers(0, 0)
     assert times["answers"] > 5 and times["first"] < 5000
     compiled = play_pairs(resolve_bot("tunable"), resolve_bot("random"), [5]).rows()[0]

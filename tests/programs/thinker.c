@@ -2,10 +2,11 @@
  * command after "--", e.g. the knob's C build) and, before passing on each of its answers,
  * thinks (spins the CPU) for min(turn_ms, 40) ms, turn_ms read from its own command line
  * (--turn-ms {turn_ms}). --log PATH appends the turn_ms it was given, one line per game, so
- * a test can check what the lab told it. The same as thinker.py, without an interpreter's
- * start-up in every game.
+ * a test can check what the lab told it. --sleep waits the same time without the CPU (a bot
+ * that spends its turn whatever else the machine runs: a sleeper wakes on time, a spinner on a
+ * busy core does not). The same as thinker.py, without an interpreter's start-up in every game.
  *
- *     thinker --turn-ms {turn_ms} [--log PATH] -- ./knob --skill {skill} --seed {game_seed}
+ *     thinker --turn-ms {turn_ms} [--log PATH] [--sleep] -- ./knob --skill {skill} --seed {game_seed}
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -43,10 +44,11 @@ static void write_all(int fd, const char *data, size_t n) {
 }
 
 int main(int argc, char **argv) {
-    int turn_ms = 0, split = 0;
+    int turn_ms = 0, split = 0, sleeps = 0;
     const char *log = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--")) { split = i; break; }
+        if (!strcmp(argv[i], "--sleep")) { sleeps = 1; continue; }
         if (i + 1 >= argc) fail("a value is missing after ", argv[i]);
         if (!strcmp(argv[i], "--turn-ms")) {
             char *end;
@@ -104,6 +106,10 @@ int main(int argc, char **argv) {
                 if (have < sizeof line) line[have++] = buf[i];
                 if (buf[i] == '\n') { /* an answer: think, then pass it on */
                     double until = now_ms() + think;
+                    if (sleeps) {
+                        struct timespec t = {(time_t)(think / 1000), (long)((think - 1000 * (long)(think / 1000)) * 1e6)};
+                        while (nanosleep(&t, &t) && errno == EINTR) {}
+                    }
                     while (now_ms() < until) {}
                     write_all(1, line, have);
                     have = 0;

@@ -1,4 +1,4 @@
-"""``tune plan``: what a study's budget can detect, before it is spent.
+"""``tune plan``: what a study's budget can detect, and what its games cost, before it is spent.
 
 From a short pilot (the defaults against the panel on the study's first maps, on the current
 Ray cluster at the study's time control) or from the games a stored study already played: the
@@ -6,182 +6,304 @@ games per second, the per-pair standard deviation of the score, and from them
 (``tuning.stats.power``) the smallest gain the study can detect per trial and in validation, the
 games and wall time to detect +0.02, +0.05 and +0.10, and, given hours, how many trials of how
 many games fit.
+
+A pilot (``tuning.results.pilot``) also watches every program it plays (the tuned one and each
+program opponent): its answer times against the time it was told, its start-up (its first
+answer, against ``first_turn_ms``) and how often and why it was disqualified; and what a game
+costs: the start-up, the tuned bot's later answers and the rest. From them the plan says in words when a
+shorter ``turn_ms`` will not make games cheaper, when the pilot's games were mostly
+disqualifications (its spread is then the spread of timeouts) and when the tuned bot's own
+disqualifications pass ``OWN_DISQUALIFICATIONS``.
+
+Validation is planned as it plays: the defaults and the top_k candidates against the training
+panel and the held-out panel (``[validation] panel``), ``validation.games`` games per opponent
+each, and ``validation.h2h_games`` head-to-head games of the chosen set against the reference,
+at the validation's time control (a pilot plays a few games at it when it is not the study's).
+A study of ``[sampler] kind = "spsa"`` with ``scoring = "head-to-head"`` plays, each trial, its
+bot against itself (theta+ against theta-): its per-trial figures come from a pilot of the bot
+against itself at its reference parameters, a head-to-head score's distance from 1/2.
 """
 from __future__ import annotations
 
 import math
-import time
-from dataclasses import dataclass
-from typing import Callable
+from typing import Sequence
 
-from tuning.driver.evaluation import by_opponent, pair_scores_of_rows, plan_batches
+from ocean.timecontrol import TimeControl
 from tuning.errors import TuningError
-from tuning.stats.power import (LEVEL, POWER, budget_split, detectable_gain, half_width, pairs_for_gain, paired_sd,
-                                pooled_sd, unseen_spread)
-from tuning.study.space import REFERENCE_TRIAL, build_space
+from tuning.results.pilot import (EARLY_TURNS, HEAD_TO_HEAD_SD, ITSELF, Measured, from_stored, pilot,
+                                  pilot_itself)
+from tuning.stats.power import (LEVEL, OWN_DISQUALIFICATIONS, POWER, budget_split, detectable_gain, half_width,
+                                pairs_for_gain)
 from tuning.study.spec import StudySpec
 
-__all__ = ["Measured", "GAINS", "pilot", "from_stored", "plan"]
+__all__ = ["Measured", "GAINS", "ITSELF", "MOSTLY_DISQUALIFIED", "SHORT_TURN_SHARE", "SAME_PACE", "OVER_TIME",
+           "MIN_TRIALS", "pilot", "pilot_itself", "from_stored", "plan"]
 
 GAINS = (0.02, 0.05, 0.10)  # gains in score (share of points) a study is usually hoped to find
-_SESSION_GAP = 60.0  # seconds without a stored batch that end a sitting of a stored study
 MIN_TRIALS = 10  # fewer trials than this is hardly a search
-
-
-@dataclass(frozen=True)
-class Measured:
-    """What the plan is computed from."""
-
-    source: str  # "pilot" or "stored"
-    games: int  # games measured
-    games_per_s: float
-    pair_sd: float  # SD of one bot's pair score, within opponents
-    diff_sd: float  # SD of a paired difference between two coefficient sets on one map
-    diff_sd_measured: bool  # False: assumed from pair_sd (no correlation; common maps only help)
-    defaults_score: float  # the defaults' mean pair score: near 0 or 1 a gain has little room
-
-
-def _spread(scores: dict, names: list[str]) -> tuple[float, float]:
-    """(pooled SD within opponents, floored when no spread was seen; the mean score)."""
-    values = list(scores.values())
-    mean = sum(values) / len(values) if values else math.nan
-    sd = pooled_sd(by_opponent(scores, names))
-    if sd == 0.0:
-        sd = unseen_spread(mean, len(values))
-    return sd, mean
-
-
-def pilot(spec: StudySpec, panel, pairs: int, workers: int, pool,
-          progress: Callable[[int, int], None] | None = None) -> Measured:
-    """Play the defaults against ``panel`` on the first ``pairs`` maps of the seed bank in
-    ``pool`` (a ``BatchPool`` at the study's time control) and measure. Nothing is stored."""
-    from tuning.driver.pool import play_all  # Ray: a plan from stored games never loads it
-    if pairs < 2:
-        raise TuningError(f"--pilot-pairs must be at least 2 (a spread needs two maps), got {pairs}")
-    seeds = spec.seed_bank.seeds(min(pairs, spec.seed_bank.count))
-    space = build_space(spec)
-    params = space.full_params(space.reference_params())
-    setting = spec.batch_pairs if isinstance(spec.batch_pairs, int) else 10
-    # At least two batches per worker, so every CPU plays and the rate is the cluster's.
-    batch_pairs = max(1, min(setting, len(seeds) * len(panel) // (2 * workers)))
-    pending = plan_batches(trial=REFERENCE_TRIAL, phase="train", panel=panel, seeds=seeds, batch_pairs=batch_pairs)
-    total = sum(b.games for b in pending)
-    scores: dict = {}
-    played = 0
-
-    def measure(batch, result) -> None:
-        nonlocal played
-        scores.update(pair_scores_of_rows(batch.opponent.name, result.rows))
-        played += batch.games
-        if progress:
-            progress(played, total)
-
-    start = time.perf_counter()
-    play_all(pool, pending, lambda batch: params, measure, lambda batch: f"pilot games against {batch.opponent.name}")
-    wall = time.perf_counter() - start
-    sd, mean = _spread(scores, [b.name for b in panel])
-    return Measured("pilot", played, played / wall if wall > 0 else math.nan, sd, math.sqrt(2) * sd, False, mean)
-
-
-def from_stored(handle) -> Measured:
-    """Measure on the training games a stored study played: the defaults' pair scores, the
-    paired differences of the complete trials to the defaults, the rate of its sittings."""
-    from optuna.trial import TrialState
-
-    names = [b.name for b in handle.panel]
-    reference = handle.games.pair_scores(REFERENCE_TRIAL, "train")
-    if len(reference) < 2:
-        raise TuningError(f"study {handle.name!r} has fewer than two maps played by the defaults (trial 0): "
-                          "nothing to measure yet; resume it, or plan from its study file (a pilot)")
-    sd, mean = _spread(reference, names)
-    squares, freedom = 0.0, 0
-    for trial in handle.trials(TrialState.COMPLETE, TrialState.PRUNED):
-        if trial.number == REFERENCE_TRIAL:
-            continue
-        spread, n = paired_sd(handle.games.pair_scores(trial.number, "train"), reference)
-        if n > 1:
-            squares += spread * spread * (n - 1)
-            freedom += n - 1
-    measured = freedom > 0 and squares > 0  # every difference 0 (say, all won): no spread seen, assume
-    diff_sd = math.sqrt(squares / freedom) if measured else math.sqrt(2) * sd
-    rounds = handle.games.batch_times("train")
-    games, seconds = 0, 0.0
-    for (before, _), (at, n) in zip(rounds, rounds[1:]):
-        if at - before <= _SESSION_GAP:  # a pause (a driver stopped) is not playing time
-            games += n
-            seconds += at - before
-    rate = games / seconds if seconds > 0 else math.nan
-    return Measured("stored", sum(n for _, n in rounds), rate, sd, diff_sd, measured, mean)
+# More games than this share ending by a disqualification (either side): the pilot measured
+# timeouts and crashes, not play; its spread is not the spread of the study's comparisons.
+MOSTLY_DISQUALIFIED = 0.5
+# The tuned bot's answers after its first take less than this share of a game's cost: even a
+# turn_ms of nothing would make games at most this much cheaper (start-up, the opponent and the
+# referee are the rest).
+SHORT_TURN_SHARE = 0.25
+# Mean answer times within this factor at two turn_ms at least twice apart: the program answers
+# in its own time whatever it is told.
+SAME_PACE = 1.5
+# A mean answer above turn_ms x this: the program does not keep to the time it is told. A bot
+# that spends its whole turn answers a little over it (the pipes' and the scheduler's time).
+OVER_TIME = 1.5
+# A mean answer below turn_ms x this: the program does not spend the time it is told (it answers
+# when its work is done), so a shorter turn_ms would not shorten its answers. Time-managed bots
+# stop at about three quarters of their turn; this also holds on a loaded machine, whose slower
+# answers only move a program above it.
+SPARE_TIME = 0.5
 
 
 def plan(spec: StudySpec, measured: Measured, opponents: int, validation_opponents: int,
-         hours: float | None = None, gain: float = 0.05) -> dict:
-    """The plan as one JSON-able dict (see the module's docstring); ``gain``: what ``hours``
-    is planned to detect per trial."""
+         hours: float | None = None, gain: float = 0.05, *, more: Sequence[Measured] = (),
+         validation_time: TimeControl | None = None) -> dict:
+    """The plan as one JSON-able dict (see the module's docstring). ``measured``: the defaults
+    against the panel (a pilot or a stored study); ``more``: other pilots (the bot against itself,
+    games at the validation's time control, against the held-out panel); ``validation_time``:
+    the validation's time control (default the study's); ``gain``: what ``hours`` is planned
+    to detect per trial. A budget the hours cannot hold is not raised: its one line is the
+    plan's ``refusal`` (the figures stand)."""
+    if hours is not None and not hours > 0:
+        raise TuningError(f"--hours must be above 0, got {hours}")
+    if not gain > 0:
+        raise TuningError(f"--gain must be above 0, got {gain}")
     if not (measured.diff_sd >= 0 and math.isfinite(measured.diff_sd)):
         raise TuningError("the pilot's games did not vary (or too few were played) to measure a spread: "
                           "raise --pilot-pairs")
-    sd, rate = measured.diff_sd, measured.games_per_s
-    trial_pairs = spec.pairs_per_opponent * opponents
-    validation_pairs = spec.validation.games // 2 * opponents
-    validation_games = (spec.validation.top_k + 1) * spec.validation.games * validation_opponents
+    study_time, val_time = spec.time_control, validation_time or spec.time_control
+    measures = [measured, *more]
+    h2h = spec.sampler.head_to_head
+    training = measured
+    if h2h:
+        training = _find(measures, "itself", study_time)
+        if training is None:
+            raise TuningError("a head-to-head study plays its bot against itself in every trial: plan it from its "
+                              "study file (a pilot of the bot against itself)")
+    sd, rate = training.diff_sd, training.games_per_s
+    units = 1 if h2h else opponents  # what a trial's games per opponent are played against
+    trial_pairs = spec.pairs_per_opponent * units
 
     def seconds(games: float) -> float | None:
         return round(games / rate, 1) if rate and math.isfinite(rate) else None
 
+    validation = _validation(spec, measured, measures, opponents, validation_opponents, val_time, rate)
     games_for = {f"{g:g}": 2 * pairs_for_gain(sd, g) for g in GAINS}
+    trial_seconds = seconds(2 * trial_pairs)
     out = {
         "study": spec.name,
         "source": measured.source,
-        "time_control": spec.time_control.as_json(),
-        "games_measured": measured.games,
+        "scoring": "head-to-head" if h2h else "panel",
+        "time_control": study_time.as_json(),
+        "games_measured": training.games,
         "games_per_s": _round(rate),
-        "pair_sd": _round(measured.pair_sd),
+        "pair_sd": _round(training.pair_sd),
         "diff_sd": _round(sd),
-        "diff_sd_measured": measured.diff_sd_measured,
+        "diff_sd_measured": training.diff_sd_measured,
         "defaults_score": _round(measured.defaults_score),
         "level": LEVEL,
         "power": POWER,
-        "per_trial": {"games": 2 * trial_pairs, "seconds": seconds(2 * trial_pairs),
+        "per_trial": {"games": 2 * trial_pairs, "seconds": trial_seconds,
                       "interval_half_width": _round(half_width(sd, trial_pairs)),
                       "detectable_gain": _round(detectable_gain(sd, trial_pairs))},
-        "validation": {"games_per_candidate": 2 * validation_pairs, "games": validation_games,
-                       "seconds": seconds(validation_games),
-                       "interval_half_width": _round(half_width(sd, validation_pairs)),
-                       "detectable_gain": _round(detectable_gain(sd, validation_pairs))},
-        "study_budget": {"trials": spec.n_trials, "games": spec.n_trials * 2 * trial_pairs + validation_games,
-                         "seconds": seconds(spec.n_trials * 2 * trial_pairs + validation_games)},
+        "validation": validation,
+        "study_budget": {"trials": spec.n_trials, "games": spec.n_trials * 2 * trial_pairs + validation["games"],
+                         "seconds": _sum_seconds(None if trial_seconds is None else spec.n_trials * trial_seconds,
+                                                 validation["seconds"])},
         # per candidate (the defaults' games are played once, shared by all)
         "games_for_gain": games_for,
         "seconds_for_gain": {k: seconds(v) for k, v in games_for.items()},
+        "pilots": [_pilot_json(m) for m in measures],
     }
     out["detectable_gain"] = {"per_trial": out["per_trial"]["detectable_gain"],
-                              "validation": out["validation"]["detectable_gain"]}
-    out["recommendation"] = None if hours is None else _recommend(spec, out, hours, gain, opponents,
-                                                                  validation_games)
+                              "validation": validation["detectable_gain"],
+                              "head_to_head": validation["head_to_head"]["detectable_gain"]}
+    out.update(_judgement(training, measures, study_time))
+    out["recommendation"], out["refusal"] = None, None
+    if hours is not None:
+        try:
+            out["recommendation"] = _recommend(spec, out, hours, gain, units, validation)
+        except TuningError as exc:
+            out["refusal"] = str(exc)
     return out
 
 
-def _recommend(spec: StudySpec, out: dict, hours: float, gain: float, opponents: int, validation_games: int) -> dict:
+def _find(measures: Sequence[Measured], kind: str, time: TimeControl) -> Measured | None:
+    return next((m for m in measures if m.kind == kind and m.time == time), None)
+
+
+def _validation(spec: StudySpec, measured: Measured, measures: Sequence[Measured], opponents: int,
+                validation_opponents: int, val_time: TimeControl, rate: float) -> dict:
+    """What validation plays and can detect, and how long it takes at its time control."""
+    v = spec.validation
+    # the best is judged on the maps it was not chosen on (a head-to-head study chooses nothing)
+    _, judged, h2h_maps = v.map_counts(v.games, head_to_head=spec.sampler.head_to_head)
+    candidates = 1 if spec.sampler.head_to_head else v.top_k
+    panel_games = (candidates + 1) * v.games * validation_opponents
+    h2h_games = 2 * h2h_maps
+    validation_pairs = judged * opponents
+    itself = _find(measures, "itself", val_time) or _find(measures, "itself", spec.time_control)
+    h2h_sd, h2h_measured = (itself.pair_sd, itself.diff_sd_measured) if itself else (HEAD_TO_HEAD_SD, False)
+    costs: dict[str, float] = {}
+    for m in measures:
+        if m.time == val_time:
+            costs.update(m.game_seconds)
+    cpus = next((m.cpus for m in measures if math.isfinite(m.cpus)), math.nan)
+    against = [c for name, c in costs.items() if name != ITSELF]
+    if against and math.isfinite(cpus):
+        cpu = panel_games * math.fsum(against) / len(against) + h2h_games * costs.get(ITSELF, max(against))
+        total, cost_from = round(cpu / cpus, 1), "pilot"
+    elif val_time == spec.time_control and rate and math.isfinite(rate):
+        total, cost_from = round((panel_games + h2h_games) / rate, 1), "training rate"
+    else:
+        total, cost_from = None, None
+    return {"time_control": val_time.as_json(), "games_per_candidate": v.games * validation_opponents,
+            "games": panel_games + h2h_games, "panel_games": panel_games, "seconds": total,
+            "cost_from": cost_from, "opponents": validation_opponents, "held_out_opponents":
+                validation_opponents - opponents,
+            "interval_half_width": _round(half_width(measured.diff_sd, validation_pairs)),
+            "detectable_gain": _round(detectable_gain(measured.diff_sd, validation_pairs)),
+            "head_to_head": {"games": h2h_games, "sd": _round(h2h_sd), "sd_measured": h2h_measured,
+                             "interval_half_width": _round(half_width(h2h_sd, max(1, h2h_games // 2))),
+                             "detectable_gain": _round(detectable_gain(h2h_sd, max(1, h2h_games // 2)))}}
+
+
+def _judgement(training: Measured, measures: Sequence[Measured], study_time: TimeControl) -> dict:
+    """The plan's words on what the pilots saw: the tuned bot's disqualifications, games that were
+    mostly disqualifications, opponents that fail, and whether a shorter turn_ms makes games cheaper."""
+    warnings = []
+    for m in measures:
+        if not m.games or m.disqualified_games is None:
+            continue
+        at = "" if m.time is None else f" at {m.time.turn_ms} ms a turn"
+        games = "pilot games" if m.source == "pilot" else "stored training games"
+        what = "against itself" if m.kind == "itself" else "against the panel" if m is measures[0] else \
+            "against the validation's opponents"
+        tuned = m.tuned()
+        if tuned is not None and tuned["games"] and tuned["disqualified"] / tuned["games"] > OWN_DISQUALIFICATIONS:
+            warnings.append(f"the tuned bot was disqualified in {tuned['disqualified']} of {tuned['games']} {games} "
+                            f"{what}{at} ({tuned['disqualified'] / tuned['games']:.0%}, above "
+                            f"{OWN_DISQUALIFICATIONS:.0%}){_early(tuned)}: {_reasons(tuned)}; a study at these "
+                            "settings counts each as a loss")
+        if m.disqualified_games > MOSTLY_DISQUALIFIED * m.games:
+            warnings.append(f"the {games} {what}{at} were mostly disqualifications ({m.disqualified_games} of "
+                            f"{m.games}): the noise measured on them (pair SD) is the noise of timeouts and crashes, "
+                            "not to be trusted, and a study at these settings would measure timeouts more than "
+                            "parameters")
+        for p in m.programs:
+            if p["role"] == "opponent" and p["games"] and p["disqualified"] / p["games"] > OWN_DISQUALIFICATIONS:
+                warnings.append(f"opponent {_short(p['name'])} was disqualified in {p['disqualified']} of {p['games']} "
+                                f"{games}{at} ({_reasons(p)}): those games say nothing of the tuned bot")
+    cheaper, words = _cheaper(training, measures, study_time)
+    if words:
+        warnings.append(words)
+    tuned = training.tuned()
+    rate = None if tuned is None or not tuned["games"] else _round(tuned["disqualified"] / tuned["games"])
+    share = None if not training.games or training.disqualified_games is None else \
+        _round(training.disqualified_games / training.games)
+    return {"own_disqualified_rate": rate, "own_disqualified_warning": OWN_DISQUALIFICATIONS,
+            "disqualified_share": share, "mostly_disqualified": None if share is None else share > MOSTLY_DISQUALIFIED,
+            "shorter_turn_cheaper": cheaper, "warnings": warnings}
+
+
+def _cheaper(training: Measured, measures: Sequence[Measured], study_time: TimeControl) -> tuple[bool | None, str]:
+    """(would a shorter turn_ms make the study's games cheaper, the words when not): None when
+    the pilot could not tell (an in-process bot, which ignores time; stored games; no later answers)."""
+    tuned = training.tuned()
+    cost = training.seconds_per_game
+    if tuned is None or tuned["answer_ms"] is None or not math.isfinite(cost) or cost <= 0:
+        return None, ""
+    mean, told = tuned["answer_ms"]["mean"], study_time.turn_ms
+    share = training.own_later_seconds / cost
+    other = next((m for m in measures if m.kind == training.kind and m.time is not None
+                  and m.time.turn_ms != told and m.tuned() and m.tuned()["answer_ms"]), None)
+    same_pace = False
+    if other is not None:
+        mean2, told2 = other.tuned()["answer_ms"]["mean"], other.time.turn_ms
+        same_pace = max(told, told2) >= 2 * min(told, told2) and \
+            max(mean, mean2) <= SAME_PACE * max(min(mean, mean2), 1e-9)
+    follows = mean <= OVER_TIME * told
+    spends = mean >= SPARE_TIME * told
+    if follows and spends and share >= SHORT_TURN_SHARE and not same_pace:
+        return True, ""
+    if same_pace:
+        pace = (f"the tuned bot answers in {mean:.1f} ms whatever it is told ({mean:.1f} ms at turn_ms {told}, "
+                f"{mean2:.1f} ms at turn_ms {told2})")
+    elif not follows:
+        pace = f"the tuned bot answers in {mean:.1f} ms although told turn_ms {told}"
+    elif not spends:
+        pace = f"the tuned bot answers in {mean:.1f} ms, well inside its turn_ms {told} (it does not spend its time)"
+    else:
+        pace = f"the tuned bot answers in {mean:.1f} ms (turn_ms {told})"
+    games = f"a game costs {cost:.2f} s of which start-up {training.start_seconds:.2f} s and its later answers " \
+            f"{training.own_later_seconds:.2f} s"
+    if other is not None:
+        # like with like: the opponents both pilots played (the validation's may hold more)
+        common = [other.game_seconds[n] for n in training.game_seconds if n in other.game_seconds]
+        if common:
+            games += f" ({math.fsum(common) / len(common):.2f} s at turn_ms {other.time.turn_ms})"
+    return False, f"{pace}; {games}: a shorter turn_ms will not make games cheaper"
+
+
+def _early(p: dict) -> str:
+    return f", {p['disqualified_early']} of them by turn {EARLY_TURNS}" if p.get("disqualified_early") else ""
+
+
+def _reasons(p: dict) -> str:
+    if p["reasons"]:
+        return ", ".join(f"{why} ({n})" for why, n in p["reasons"].items())
+    return f"first: {p['first_reason']}" if p["first_reason"] else "no reason stored"
+
+
+def _short(name: str, chars: int = 48) -> str:
+    return name if len(name) <= chars else name[:chars - 3] + "..."
+
+
+def _pilot_json(m: Measured) -> dict:
+    return {"source": m.source, "kind": m.kind, "time_control": None if m.time is None else m.time.as_json(),
+            "games": m.games, "games_per_s": _round(m.games_per_s), "pair_sd": _round(m.pair_sd),
+            "seconds_per_game": _round(m.seconds_per_game),
+            "seconds_per_game_by_opponent": {k: _round(v) for k, v in m.game_seconds.items()},
+            "start_up_seconds": _round(m.start_seconds), "tuned_answers_seconds": _round(m.own_later_seconds),
+            "disqualified_games": m.disqualified_games, "own_disqualified": m.own_disqualified,
+            "programs": list(m.programs)}
+
+
+def _recommend(spec: StudySpec, out: dict, hours: float, gain: float, units: int, validation: dict) -> dict:
     rate, sd = out["games_per_s"], out["diff_sd"]
-    if not hours > 0:
-        raise TuningError(f"--hours must be above 0, got {hours}")
-    if not gain > 0:
-        raise TuningError(f"--gain must be above 0, got {gain}")
     if rate is None or not math.isfinite(rate) or rate <= 0:
         raise TuningError("no game rate was measured (too few batches); raise --pilot-pairs")
-    budget = hours * 3600 * rate
-    training = budget - validation_games
-    if training < MIN_TRIALS * 2 * opponents:
-        raise TuningError(f"{hours:g} h at {rate:.2f} games/s is {budget:.0f} games: validation alone takes "
-                          f"{validation_games}; give more --hours, fewer validation games, or a shorter time control")
-    trials, per_opponent = budget_split(training, sd, gain, opponents, min_trials=MIN_TRIALS,
+    if validation["seconds"] is None:
+        raise TuningError("no game rate was measured at the validation's time control: plan from the study file "
+                          "(a pilot plays a few games at it)")
+    training_seconds = hours * 3600 - validation["seconds"]
+    training = max(0.0, training_seconds) * rate
+    if training < MIN_TRIALS * 2 * units:
+        raise TuningError(f"{hours:g} h cannot hold the study: validation alone takes {validation['games']} games "
+                          f"({_duration(validation['seconds'])}) and {MIN_TRIALS} trials at least "
+                          f"{MIN_TRIALS * 2 * units} more at {rate:.2f} games/s; give more --hours, fewer validation "
+                          "games, or a shorter time control")
+    trials, per_opponent = budget_split(training, sd, gain, units, min_trials=MIN_TRIALS,
                                         max_pairs_per_opponent=spec.seed_bank.count)
-    pairs = per_opponent // 2 * opponents
-    return {"hours": hours, "games": int(budget), "training_games": int(training), "gain": gain,
-            "n_trials": trials, "games_per_opponent": per_opponent,
+    pairs = per_opponent // 2 * units
+    return {"hours": hours, "games": int(training) + validation["games"], "training_games": int(training),
+            "gain": gain, "n_trials": trials, "games_per_opponent": per_opponent,
             "detectable_gain_per_trial": _round(detectable_gain(sd, pairs)),
             "seed_bank_limits": per_opponent // 2 >= spec.seed_bank.count}
+
+
+def _duration(s: float) -> str:
+    return f"{s:.0f} s" if s < 120 else (f"{s / 60:.1f} min" if s < 7200 else f"{s / 3600:.1f} h")
+
+
+def _sum_seconds(*parts: float | None) -> float | None:
+    return None if any(p is None for p in parts) else round(sum(parts), 1)
 
 
 def _round(x: float | None) -> float | None:

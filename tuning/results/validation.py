@@ -91,16 +91,13 @@ def validation_maps(handle: StudyHandle, games: int) -> tuple[list[int], list[in
     the judged half, then the held-out maps after those the panels play."""
     spec = handle.spec.validation
     seeds = spec.seeds.seeds(games // 2)
-    if handle.spec.sampler.head_to_head:
-        chosen_on, judged_on = [], seeds
-    else:
-        if len(seeds) < 2:
-            raise SpecError(f"--games {games}: validation needs at least 2 maps (4 games) to choose the best on one "
-                            "half and judge it on the other")
-        chosen_on, judged_on = seeds[:len(seeds) // 2], seeds[len(seeds) // 2:]
+    chosen, _, wanted = spec.map_counts(games, head_to_head=handle.spec.sampler.head_to_head)
+    if not handle.spec.sampler.head_to_head and len(seeds) < 2:
+        raise SpecError(f"--games {games}: validation needs at least 2 maps (4 games) to choose the best on one "
+                        "half and judge it on the other")
+    chosen_on, judged_on = seeds[:chosen], seeds[chosen:]
     unused = spec.seeds.seeds()[len(seeds):]
     available = judged_on + unused
-    wanted = spec.h2h_games // 2 if spec.head_to_head_games is not None else min(games // 2, len(available))
     if wanted > len(available):
         raise SpecError(f"validation.head_to_head_games = {2 * wanted} needs {wanted} held-out maps the best was not "
                         f"chosen on; validation.seeds leaves {len(available)} (the judged half of the {len(seeds)} "

@@ -15,11 +15,15 @@ import math
 from statistics import NormalDist
 from typing import Mapping, Sequence
 
-__all__ = ["LEVEL", "POWER", "half_width", "detectable_gain", "pairs_for_gain", "pooled_sd", "paired_sd",
-           "unseen_spread", "budget_split"]
+__all__ = ["LEVEL", "POWER", "OWN_DISQUALIFICATIONS", "half_width", "detectable_gain", "pairs_for_gain",
+           "pooled_sd", "paired_sd", "unseen_spread", "budget_split"]
 
 LEVEL = 0.95  # two-sided interval, as every interval the lab prints
 POWER = 0.8  # chance of detecting a true gain of the detectable size (the usual convention)
+# "A few percent": above this share of its games disqualified (timeouts, crashes), the tuned bot's
+# scores measure its disqualifications as much as its parameters (each is a loss, and where one
+# trial times out more than another the difference is the clock's). tune plan warns above it.
+OWN_DISQUALIFICATIONS = 0.03
 _Z = NormalDist()
 
 

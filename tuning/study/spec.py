@@ -170,8 +170,20 @@ class ValidationSpec(_Strict):
 
     @property
     def h2h_games(self) -> int:
-        """Head-to-head games of the chosen set against the reference."""
-        return self.games if self.head_to_head_games is None else self.head_to_head_games
+        """Head-to-head games of the chosen set against the reference, at ``games`` (as far as
+        the held-out maps allow when ``head_to_head_games`` is not given: ``map_counts``)."""
+        return 2 * self.map_counts(self.games, head_to_head=False)[2]
+
+    def map_counts(self, games: int, *, head_to_head: bool) -> tuple[int, int, int]:
+        """(maps the best is chosen on, maps it is judged on against the panels, maps of its
+        head-to-head games) of a validation of ``games`` games per opponent: a head-to-head study
+        chooses nothing and is judged on every map; the head-to-head games go on maps the choice
+        did not use, the judged ones, then those after the panels' (``tuning.results.validation``)."""
+        maps = games // 2
+        chosen_on = 0 if head_to_head else maps // 2
+        available = self.seeds.count - chosen_on
+        wanted = self.head_to_head_games // 2 if self.head_to_head_games is not None else min(maps, available)
+        return chosen_on, maps - chosen_on, wanted
 
 
 class TimeSpec(_Strict):
@@ -356,7 +368,7 @@ def _check_head_to_head(validation: ValidationSpec, head_to_head: bool) -> None:
     in a head-to-head study (it chooses nothing), else all but the half of ``games``' maps the
     choice is made on (``tuning.results.validation.validation_maps``)."""
     games = validation.head_to_head_games
-    chosen_on = 0 if head_to_head else (validation.games // 2) // 2
+    chosen_on = validation.map_counts(validation.games, head_to_head=head_to_head)[0]
     available = validation.seeds.count - chosen_on
     if games % 2:
         raise ValueError(f"validation.head_to_head_games = {games} must be even: each map is played twice, sides swapped")

@@ -1,5 +1,8 @@
 """``tune plan`` end to end: a pilot of a study file on the session's real Ray, then the same
-study's stored games, in real processes on a real SQLite database."""
+study's stored games, in real processes on a real SQLite database; a program's study validated at
+another time control and against held-out opponents; a head-to-head SPSA study."""
+from tests.programs.build import build_c, build_thinker
+from tests.programs.studies import timed_study
 from tests.tuning.cli.test_cli import TINY
 from tests.tuning.processes import last_json, run_tune
 
@@ -22,11 +25,61 @@ def test_plan_from_a_pilot_then_from_the_stored_study(tmp_path, ray_cluster, mon
     run_tune("launch", "tiny.toml", "--games", "6", *ray, cwd=tmp_path)
     stored = last_json(run_tune("plan", "tiny", "--json", cwd=tmp_path))
     assert FIELDS <= set(stored) and stored["source"] == "stored" and stored["games_measured"] == 2 * 2 * 6  # trials x opponents x games
+    assert stored["disqualified_share"] == 0.0 and stored["refusal"] is None
+
+    # A stored study validated at another time control: a few games at it, against every
+    # validation opponent and against itself, time its validation.
+    at30 = last_json(run_tune("plan", "tiny", "--validate-turn-ms", "30", "--json", *ray, cwd=tmp_path))
+    assert [(m["source"], m["kind"], (m["time_control"] or {}).get("turn_ms")) for m in at30["pilots"]] == \
+        [("stored", "panel", 50), ("pilot", "panel", 30), ("pilot", "itself", 30)]
+    assert at30["validation"]["time_control"]["turn_ms"] == 30 and at30["validation"]["cost_from"] == "pilot"
+    assert at30["pilots"][1]["games"] == 3 * 2 * 2  # half of --pilot-pairs 8, capped by the seed bank's 3 maps
+
+    # Hours too few for the study: what was measured is printed first, then the refusal (one line).
+    refused = run_tune("plan", "tiny", "--hours", "0.00001", "--json", cwd=tmp_path, check=False)
+    assert refused.returncode == 2 and "games/s" in refused.stdout and "per trial (" in refused.stdout
+    assert last_json(refused)["refusal"] in refused.stderr and last_json(refused)["games_per_s"] > 0
+    assert refused.stderr.strip().splitlines() == [f"error: {last_json(refused)['refusal']}"]
+    assert "cannot hold the study: validation alone takes" in refused.stderr
 
     for args, words in ((["plan", "tiny", "--hours", "-1"], "--hours must be above 0"),
                         (["plan", "ghost"], "no study database"),
                         (["plan", "missing.toml"], "cannot read the study file"),
-                        (["plan", "tiny.toml", "--pilot-pairs", "1", *ray], "--pilot-pairs must be at least 2")):
+                        (["plan", "tiny.toml", "--pilot-pairs", "1", *ray], "--pilot-pairs must be at least 2"),
+                        (["plan", "tiny.toml", "--validate-turn-ms", "0", *ray], "--validate-turn-ms"),
+                        (["plan", "tiny", "--validate-time-scale", "0"], "--validate-time-scale")):
         result = run_tune(*args, cwd=tmp_path, check=False)
         assert result.returncode == 2 and words in result.stderr and "Traceback" not in result.stderr, result.stderr
         assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_a_programs_plan_says_what_it_saw_and_plans_validation_at_its_time_control(tmp_path, ray_cluster):
+    knob, thinker = build_c(tmp_path / "c"), build_thinker(tmp_path / "c")
+    # Thinks 8 ms a turn whatever it is told (its command gives 8, not {turn_ms}); trained at 3.
+    command = f"{thinker} --turn-ms 8 -- {knob} --skill {{skill}} --seed {{game_seed}}"
+    text = timed_study("deaf", command, "skill = { low = 0.5, high = 1.0, default = 0.9 }", turn_ms=3,
+                       panel=("random",))
+    (tmp_path / "deaf.toml").write_text(text.replace("top_k = 1", 'top_k = 1\npanel = ["random", "chaser"]'))
+    result = run_tune("plan", "deaf.toml", "--pilot-pairs", "2", "--validate-turn-ms", "30", "--json",
+                      "--ray-address", ray_cluster, cwd=tmp_path)
+    p = last_json(result)
+    assert [(m["kind"], m["time_control"]["turn_ms"], m["games"]) for m in p["pilots"]] == \
+        [("panel", 3, 4), ("panel", 30, 8), ("itself", 30, 4)]  # random at 3; random and chaser, itself at 30
+    tuned = p["pilots"][0]["programs"][0]
+    assert tuned["role"] == "tuned" and tuned["told"]["turn_ms"] == 3 and tuned["answer_ms"]["mean"] >= 8
+    v = p["validation"]
+    assert v["time_control"]["turn_ms"] == 30 and v["held_out_opponents"] == 1 and v["cost_from"] == "pilot"
+    assert v["games"] == 2 * 4 * 2 + 4 and v["head_to_head"]["games"] == 4  # defaults and top 1, 4 games x 2; 4 h2h
+    assert p["shorter_turn_cheaper"] is False
+    assert "the tuned bot (told 3 ms a turn, 1000 ms the first): answers in" in result.stdout
+    assert "a shorter turn_ms will not make games cheaper" in result.stdout and "validation at 30 ms" in result.stdout
+
+
+def test_a_head_to_head_study_is_planned_from_its_bot_against_itself(tmp_path, ray_cluster):
+    (tmp_path / "h2h.toml").write_text(TINY.replace('kind = "tpe"', 'kind = "spsa"\nscoring = "head-to-head"')
+                                       .replace("startup_trials = 1\n", ""))
+    result = run_tune("plan", "h2h.toml", "--pilot-pairs", "2", "--json", "--ray-address", ray_cluster, cwd=tmp_path)
+    p = last_json(result)
+    assert p["scoring"] == "head-to-head" and p["per_trial"]["games"] == 2 * 3  # both sides of the seed bank's 3 maps
+    assert [m["kind"] for m in p["pilots"]] == ["panel", "itself"] and p["games_measured"] == 4
+    assert "games of the bot against itself" in result.stdout and "head-to-head score against 1/2" in result.stdout

@@ -3,14 +3,18 @@ import math
 
 import pytest
 
-from tests.tuning.fakes import FakePool, tiny_spec_dict
+from ocean.timecontrol import TimeControl
+from tests.programs.build import build_c, build_thinker, python_command
+from tests.tuning.fakes import FakePool, fake_rows, tiny_spec_dict
+from tuning.driver.pool import BatchPool
 from tuning.driver.runner import StudyRunner
 from tuning.errors import TuningError
-from tuning.results.plan import from_stored, pilot, plan
-from tuning.stats.power import detectable_gain, half_width
+from tuning.results.pilot import HEAD_TO_HEAD_SD, ITSELF, Measured
+from tuning.results.plan import from_stored, pilot, pilot_itself, plan
+from tuning.stats.power import OWN_DISQUALIFICATIONS, detectable_gain, half_width
 from tuning.storage.handle import create_study
-from tuning.study.opponents import resolve_panel
-from tuning.study.spec import parse_spec
+from tuning.study.opponents import resolve_panel, study_bot
+from tuning.study.spec import StudySpec, parse_spec
 
 FIELDS = {"games_per_s", "pair_sd", "detectable_gain", "games_for_gain"}
 
@@ -53,10 +57,252 @@ def test_a_stored_study_is_measured_on_its_paired_games(sqlite_url):
     assert r["n_trials"] >= 10 and r["games_per_opponent"] % 2 == 0
 
 
+def test_a_stored_program_study_counts_who_was_disqualified(sqlite_url):
+    late = f'cmd:{python_command()} --skill 0.5 --seed {{game_seed}}'
+    spec = _program_spec("stored", f"{python_command()} --skill {{skill}} --seed {{game_seed}}", turn_ms=5,
+                         panel=("random", late))
+    handle = create_study(spec, sqlite_url)
+    try:
+        own = fake_rows({}, "random", range(100, 104), 0.5)  # 8 games, the tuned bot disqualified in 3
+        for row in own[:3]:
+            row.update(a_error="Timeout!", winner="b")
+        theirs = fake_rows({}, late[4:], range(100, 104), 0.5)  # 8 games, the opponent disqualified in 5
+        for row in theirs[:5]:
+            row.update(b_error="crashed, exit code 3 (official reason: Timeout!)", winner="a")
+        handle.games.add_games(trial=0, phase="train", opponent="random", rows=own, seconds=1.0)
+        handle.games.add_games(trial=0, phase="train", opponent=late[4:], rows=theirs, seconds=1.0)
+        measured = from_stored(handle)
+    finally:
+        handle.close()
+    assert (measured.disqualified_games, measured.own_disqualified) == (8, 3)
+    tuned = measured.tuned()
+    assert (tuned["games"], tuned["disqualified"], tuned["first_reason"]) == (16, 3, "Timeout!")
+    assert tuned["answer_ms"] is None and tuned["disqualified_early"] is None  # not stored: a pilot measures them
+    opponent = next(p for p in measured.programs if p["role"] == "opponent")
+    assert (opponent["games"], opponent["disqualified"]) == (8, 5) and opponent["first_reason"].startswith("crashed")
+    result = plan(spec, measured, 2, 2)
+    assert result["own_disqualified_rate"] == pytest.approx(3 / 16, abs=1e-6) and result["shorter_turn_cheaper"] is None
+    assert any(w.startswith("the tuned bot was disqualified in 3 of 16") and "first: Timeout!" in w
+               for w in result["warnings"]), result["warnings"]
+
+
 def test_a_study_with_nothing_played_cannot_be_measured(sqlite_url):
     handle = create_study(parse_spec(tiny_spec_dict()), sqlite_url)
     try:
         with pytest.raises(TuningError, match="fewer than two maps played by the defaults"):
+            from_stored(handle)
+    finally:
+        handle.close()
+
+
+# --- what the pilot sees of the programs it plays (issue 36 item 3) -------------------------------
+# Real programs in real processes on the session's real Ray (tests/programs: knob.c, knob.py, thinker.c).
+
+def _program_spec(name: str, command: str, *, turn_ms: int, scale: float = 20, first_turn_ms: int = 1000,
+                  panel=("random",), **more) -> StudySpec:
+    return parse_spec(tiny_spec_dict(name=name, panel=list(panel), timeout_scale=scale,
+                                     time={"turn_ms": turn_ms, "first_turn_ms": first_turn_ms},
+                                     bot={"command": command},
+                                     search={"skill": {"low": 0.5, "high": 1.0, "default": 0.9}}, **more))
+
+
+@pytest.fixture(scope="module")
+def binaries(tmp_path_factory):
+    """(knob, thinker): the knob's C build and the thinker around it, built once."""
+    where = tmp_path_factory.mktemp("bin")
+    return build_c(where), build_thinker(where)
+
+
+def _pool(spec, time=None):
+    return BatchPool(3, bot=study_bot(spec), time_control=time or spec.time_control)
+
+
+def test_a_program_that_answers_in_its_own_time_is_seen_answering_late_and_games_are_not_cheaper(binaries, ray_cluster):
+    knob, thinker = binaries
+    # It thinks 8 ms a turn, whatever turn_ms it is told (its command line gives it 8, not {turn_ms}).
+    spec = _program_spec("deaf", f"{thinker} --turn-ms 8 -- {knob} --skill {{skill}} --seed {{game_seed}}", turn_ms=3)
+    measured = pilot(spec, resolve_panel(spec.panel), 2, 2, _pool(spec))
+    tuned = measured.tuned()
+    assert tuned["told"]["turn_ms"] == 3 and tuned["games"] == measured.games == 4
+    assert tuned["answer_ms"]["mean"] >= 8 and tuned["answer_ms"]["p90"] <= tuned["answer_ms"]["max"]
+    assert tuned["first_answer_ms"]["mean"] > 0 and tuned["disqualified"] == 0
+    assert measured.own_later_seconds > 0 and measured.seconds_per_game > measured.own_later_seconds
+    result = plan(spec, measured, 1, 1)
+    assert result["shorter_turn_cheaper"] is False
+    words = [w for w in result["warnings"] if "a shorter turn_ms will not make games cheaper" in w]
+    assert len(words) == 1 and "although told turn_ms 3" in words[0] and "a game costs" in words[0]
+    assert result["pilots"][0]["programs"][0]["role"] == "tuned"
+
+
+def test_start_up_that_outweighs_the_answers_says_a_shorter_turn_will_not_make_games_cheaper(ray_cluster):
+    # A program that answers each turn well inside its turn_ms (however busy the machine: a few ms
+    # of 200), and takes 400 ms to start.
+    spec = _program_spec("slow", f"{python_command()} --skill {{skill}} --seed {{game_seed}} --start-delay-ms 400",
+                         turn_ms=200)
+    measured = pilot(spec, resolve_panel(spec.panel), 2, 2, _pool(spec))
+    tuned = measured.tuned()
+    assert tuned["first_answer_ms"]["mean"] >= 400 and tuned["answer_ms"]["mean"] < 100
+    assert measured.start_seconds >= 0.4
+    result = plan(spec, measured, 1, 1)
+    assert result["shorter_turn_cheaper"] is False
+    words = next(w for w in result["warnings"] if "a shorter turn_ms will not make games cheaper" in w)
+    assert "well inside its turn_ms 200" in words and "of which start-up" in words
+
+
+def test_the_pilot_counts_who_was_disqualified_and_says_when_games_were_mostly_disqualifications(ray_cluster):
+    # The tuned bot times out at its 3rd turn in every game (skill 0.9 > 0.1); one opponent takes
+    # 2 s to start where it is held to 1.5 s, so it loses every game at its first answer.
+    late = f'cmd:{python_command()} --skill 0.5 --seed {{game_seed}} --start-delay-ms 2000'
+    spec = _program_spec("flawed", f"{python_command()} --flaw timeout --flaw-above 0.1 --skill {{skill}} "
+                                   "--seed {game_seed}", turn_ms=20, scale=5, first_turn_ms=300,
+                         panel=("random", late))
+    panel = resolve_panel(spec.panel)
+    measured = pilot(spec, panel, 2, 2, _pool(spec))
+    tuned = measured.tuned()
+    opponent = next(p for p in measured.programs if p["role"] == "opponent")
+    assert (tuned["games"], tuned["disqualified"], tuned["disqualified_early"]) == (8, 4, 0)  # against random
+    assert tuned["reasons"] == {"Timeout!": 4}
+    assert (opponent["games"], opponent["disqualified"], opponent["disqualified_early"]) == (4, 4, 4)
+    assert opponent["reasons"] == {"Timeout!": 4} and opponent["first_answer_ms"] is None
+    assert (measured.disqualified_games, measured.own_disqualified) == (8, 4)
+    result = plan(spec, measured, 2, 2)
+    assert result["own_disqualified_rate"] == 0.5 and result["own_disqualified_warning"] == OWN_DISQUALIFICATIONS
+    assert result["mostly_disqualified"] is True and result["disqualified_share"] == 1.0
+    warnings = result["warnings"]
+    assert any(w.startswith("the tuned bot was disqualified in 4 of 8 pilot games") and "Timeout! (4)" in w
+               for w in warnings), warnings
+    assert any("were mostly disqualifications (8 of 8)" in w and "not to be trusted" in w for w in warnings), warnings
+    assert any(w.startswith("opponent ") and "disqualified in 4 of 4" in w for w in warnings), warnings
+
+
+def test_a_bot_that_plays_well_inside_its_time_gets_no_warning(binaries, ray_cluster):
+    knob, thinker = binaries
+    # It waits min(turn_ms, 40) = 30 ms a turn, all of it: its answers are most of a game's cost.
+    # It sleeps rather than spins, so it answers on time on a busy machine too.
+    spec = _program_spec("follows", f"{thinker} --turn-ms {{turn_ms}} --sleep -- {knob} --skill {{skill}} "
+                                    "--seed {game_seed}", turn_ms=30)
+    measured = pilot(spec, resolve_panel(spec.panel), 2, 2, _pool(spec))
+    result = plan(spec, measured, 1, 1)
+    assert result["shorter_turn_cheaper"] is True and result["warnings"] == []
+    assert result["own_disqualified_rate"] == 0.0 and result["mostly_disqualified"] is False
+
+
+def _measure(kind="panel", time=TimeControl(5, 1000, 1.0), *, mean=9.0, cost=1.2, start=1.05, later=0.1,
+             games=40, disqualified=0, own=0, costs=None, cpus=2.0, sd=0.4) -> Measured:
+    """A measure as a pilot gives it, built by hand: the judgement's arithmetic on known figures."""
+    tuned = {"name": "the tuned bot", "role": "tuned", "told": time.as_json(), "games": games,
+             "first_answer_ms": {"mean": 1000 * start, "max": 1000 * start},
+             "answer_ms": {"mean": mean, "p90": mean, "max": mean}, "disqualified": own,
+             "disqualified_rate": own / games, "disqualified_early": 0, "reasons": {}, "first_reason": None}
+    return Measured("pilot", games, cpus / cost, sd, math.sqrt(2) * sd, False, 0.5, kind=kind, time=time,
+                    programs=(tuned,), game_seconds=costs or {"random": cost}, cpus=cpus, start_seconds=start,
+                    own_later_seconds=later, disqualified_games=disqualified, own_disqualified=own)
+
+
+def test_the_words_on_a_shorter_turn_follow_the_figures():
+    spec = parse_spec(tiny_spec_dict(time={"turn_ms": 5}))
+    five, fifty = TimeControl(5, 1000, 1.0), TimeControl(50, 1000, 1.0)
+    # over its time: does not follow what it is told
+    late = plan(spec, _measure(mean=9.0), 2, 2)
+    assert late["shorter_turn_cheaper"] is False
+    assert late["warnings"] == ["the tuned bot answers in 9.0 ms although told turn_ms 5; a game costs 1.20 s of which "
+                                "start-up 1.05 s and its later answers 0.10 s: a shorter turn_ms will not make games "
+                                "cheaper"]
+    # the same answers at 5 and at 50: whatever it is told
+    same = plan(spec, _measure(mean=9.0), 2, 2, more=[_measure(time=fifty, mean=9.5, cost=1.25)],
+                validation_time=fifty)
+    assert "answers in 9.0 ms whatever it is told (9.0 ms at turn_ms 5, 9.5 ms at turn_ms 50)" in same["warnings"][0]
+    assert "(1.25 s at turn_ms 50)" in same["warnings"][0]
+    # a little over its time (it spends its whole turn; the pipes add some) is keeping to it
+    whole = plan(spec, _measure(mean=5.5, cost=1.0, start=0.1, later=0.8), 2, 2)
+    assert whole["shorter_turn_cheaper"] is True and whole["warnings"] == []
+    # inside its time, and its answers are most of a game: a shorter turn_ms saves
+    spends = plan(spec, _measure(mean=4.5, cost=1.0, start=0.1, later=0.8), 2, 2)
+    assert spends["shorter_turn_cheaper"] is True and spends["warnings"] == []
+    # ... unless it answers as fast at 50 (a fixed budget): then no
+    fixed = plan(spec, _measure(mean=4.5, cost=1.0, start=0.1, later=0.8), 2, 2,
+                 more=[_measure(time=fifty, mean=4.6, cost=1.0, start=0.1, later=0.8)], validation_time=fifty)
+    assert fixed["shorter_turn_cheaper"] is False and "whatever it is told" in fixed["warnings"][0]
+    # inside its time but start-up is the game: no
+    starts = plan(spec, _measure(mean=3.0, cost=1.0, start=0.9, later=0.05), 2, 2)
+    assert starts["shorter_turn_cheaper"] is False and "(turn_ms 5)" in starts["warnings"][0]
+    # far inside its time (it answers when its work is done): no, however its game's cost divides
+    idle = plan(spec, _measure(mean=0.5, cost=1.0, start=0.1, later=0.8), 2, 2)
+    assert idle["shorter_turn_cheaper"] is False and "well inside its turn_ms 5" in idle["warnings"][0]
+    # an in-process bot ignores time: nothing to say
+    in_process = plan(spec, Measured("pilot", 40, 10.0, 0.4, 0.56, False, 0.5, time=five), 2, 2)
+    assert in_process["shorter_turn_cheaper"] is None and in_process["warnings"] == []
+
+
+def test_the_tuned_bots_own_disqualifications_warn_above_a_few_percent_and_mostly_means_more_than_half():
+    spec = parse_spec(tiny_spec_dict(time={"turn_ms": 5}))
+    assert OWN_DISQUALIFICATIONS == 0.03  # "a few percent", docs/commands-tune.md
+    fast = dict(mean=4.5, cost=1.0, start=0.1, later=0.8)
+    below = plan(spec, _measure(games=100, own=3, disqualified=3, **fast), 2, 2)
+    above = plan(spec, _measure(games=100, own=4, disqualified=4, **fast), 2, 2)
+    assert below["warnings"] == [] and below["own_disqualified_rate"] == 0.03
+    assert len(above["warnings"]) == 1 and "disqualified in 4 of 100 pilot games" in above["warnings"][0]
+    half = plan(spec, _measure(games=100, own=3, disqualified=50, **fast), 2, 2)
+    most = plan(spec, _measure(games=100, own=3, disqualified=51, **fast), 2, 2)
+    assert half["mostly_disqualified"] is False and half["warnings"] == []
+    assert most["mostly_disqualified"] is True and "mostly disqualifications (51 of 100)" in most["warnings"][0]
+
+
+def test_validation_is_planned_as_it_plays_both_panels_the_head_to_head_games_and_its_time_control():
+    spec = parse_spec(tiny_spec_dict(time={"turn_ms": 5}, validation={
+        "seeds": {"start": 5000, "count": 10}, "games": 4, "top_k": 2, "panel": ["random", "chaser", "hunter-v1"],
+        "head_to_head_games": 6}))
+    fifty = TimeControl(50, 1000, 1.0)
+    training = _measure(costs={"random": 1.0, "chaser": 1.0}, cpus=2.0)
+    at_fifty = _measure(time=fifty, costs={"random": 3.0, "chaser": 3.0, "hunter-v1": 6.0}, cpus=1.0)
+    itself = _measure(kind="itself", time=fifty, costs={ITSELF: 8.0}, cpus=1.0, sd=0.3)
+    result = plan(spec, training, 2, 3, more=[at_fifty, itself], validation_time=fifty)
+    v = result["validation"]
+    panel_games = (2 + 1) * 4 * 3  # the defaults and the top 2, 4 games against each of 2 + 1 opponents
+    assert (v["panel_games"], v["head_to_head"]["games"], v["games"]) == (panel_games, 6, panel_games + 6)
+    assert v["held_out_opponents"] == 1 and v["games_per_candidate"] == 12 and v["time_control"]["turn_ms"] == 50
+    # CPU seconds at 50 ms (the pilot there), spread over the training pilot's 2 CPUs
+    assert v["cost_from"] == "pilot" and v["seconds"] == pytest.approx((panel_games * 4.0 + 6 * 8.0) / 2.0, abs=0.1)
+    assert v["head_to_head"]["sd"] == pytest.approx(0.3) and result["detectable_gain"]["head_to_head"] == \
+        pytest.approx(detectable_gain(0.3, 3), abs=1e-6)
+    assert result["study_budget"]["games"] == spec.n_trials * 2 * spec.pairs_per_opponent * 2 + panel_games + 6
+    # the same study validated at its own time control: the training pilot's costs
+    same = plan(spec, training, 2, 3)["validation"]
+    assert same["time_control"]["turn_ms"] == 5 and same["seconds"] == pytest.approx((panel_games + 6) * 1.0 / 2.0)
+    assert same["head_to_head"]["sd_measured"] is False
+    assert same["head_to_head"]["sd"] == pytest.approx(HEAD_TO_HEAD_SD, abs=1e-6)
+
+
+def test_a_budget_too_small_is_a_refusal_beside_the_figures():
+    spec = parse_spec(tiny_spec_dict(time={"turn_ms": 5}))
+    result = plan(spec, _measure(), 2, 2, hours=1e-4)
+    assert result["recommendation"] is None and "cannot hold the study: validation alone takes" in result["refusal"]
+    assert result["games_per_s"] > 0 and result["per_trial"]["detectable_gain"] > 0  # the figures stand
+    assert plan(spec, _measure(), 2, 2, hours=10.0)["refusal"] is None
+    with pytest.raises(TuningError, match="--hours must be above 0"):
+        plan(spec, _measure(), 2, 2, hours=0.0)
+
+
+def test_a_head_to_head_study_is_planned_from_its_bot_against_itself(ray_cluster, sqlite_url):
+    spec = parse_spec(tiny_spec_dict(sampler={"kind": "spsa", "seed": 3, "scoring": "head-to-head"},
+                                     games_per_opponent=6))
+    panel = pilot(spec, resolve_panel(spec.panel), 3, 2, _pool(spec))
+    itself = pilot_itself(spec, 3, 2, _pool(spec))
+    # a deterministic bot against itself wins each map once from each side: no spread to see
+    assert itself.kind == "itself" and itself.games == 6 and itself.defaults_score == 0.5
+    assert not itself.diff_sd_measured and itself.pair_sd == itself.diff_sd == pytest.approx(HEAD_TO_HEAD_SD)
+    result = plan(spec, panel, 2, 2, hours=1.0, more=[itself])
+    pairs = spec.pairs_per_opponent  # one iteration: theta+ against theta-, both sides of each map, no panel
+    assert result["scoring"] == "head-to-head" and result["per_trial"]["games"] == 2 * pairs == 6
+    assert result["per_trial"]["detectable_gain"] == pytest.approx(detectable_gain(HEAD_TO_HEAD_SD, pairs), abs=1e-6)
+    assert result["games_per_s"] == pytest.approx(itself.games_per_s, rel=1e-5)
+    assert result["validation"]["detectable_gain"] == pytest.approx(detectable_gain(panel.diff_sd, 2 * 2), abs=1e-6)
+    assert result["recommendation"]["games_per_opponent"] % 2 == 0
+    with pytest.raises(TuningError, match="plays its bot against itself in every trial"):
+        plan(spec, panel, 2, 2)
+    handle = create_study(spec, sqlite_url)
+    try:
+        with pytest.raises(TuningError, match="scores its trials head to head"):
             from_stored(handle)
     finally:
         handle.close()

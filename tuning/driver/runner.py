@@ -44,12 +44,13 @@ from tuning.driver.cluster import cluster_cpus
 from tuning.driver.ctrlc import CtrlC
 from tuning.driver.evaluation import Batch, plan_batches, summarize
 from tuning.driver.faults import BOT_ERROR_WARN, OpponentFaults
+from tuning.driver.incumbent import IncumbentWatch
 from tuning.driver.leases import HEARTBEAT, LEASE_TTL, STOP_WAIT, Leases
 from tuning.driver.pool import BatchPool
+from tuning.driver.progress import RunProgress, RunReport
 from tuning.driver.spsapairs import common_scores
 from tuning.driver.worker import frozen_bot_problem
 from tuning.errors import StorageError, TuningError, last_line
-from tuning.stats.pruning import incumbent_bias, interval_variance, should_prune
 from tuning.storage.handle import StudyHandle
 from tuning.storage.locks import ASK_LOCK, driver_id, hold
 from tuning.storage.optuna_writes import draw_params, store_params, store_user_attrs
@@ -77,41 +78,6 @@ THETA_MINUS = "theta-"
 MIN_GAMES_TO_FAIL = 10
 
 
-@dataclass
-class RunProgress:
-    """What a progress display needs, after each batch."""
-
-    trials_done: int
-    target: int
-    running: int
-    games_done: int  # training games stored for the study, all runs
-    games_planned: int  # target trials x games per trial (pruning makes the real total smaller)
-    best: tuple[int, float, float, float] | None  # trial, score, low, high
-
-
-@dataclass
-class RunReport:
-    """What one run of the driver did."""
-
-    complete: int = 0
-    pruned: int = 0
-    failed: int = 0
-    adopted: int = 0
-    games: int = 0  # games stored by this run
-    games_saved: int = 0  # games pruning did not play
-    games_wasted: int = 0  # games of batches that finished after their trial was pruned or failed
-    game_seconds: float = 0.0  # compute time of the games, summed over workers
-    storage_seconds: float = 0.0  # time the driver spent writing to the database
-    wall_seconds: float = 0.0
-    workers: int = 0
-    interrupted: bool = False
-    db_outages: int = 0  # database outages ridden out (or the last one given up on)
-    lost: int = 0  # trials another driver took over after this one's lease ran out
-    ask_lock_waits: int = 0  # times this driver took the study's ask lock
-    ask_lock_wait_seconds: float = 0.0  # time it waited for it (other drivers held it), in all
-    ask_lock_wait_max: float = 0.0  # its longest wait
-
-
 def _stderr(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
@@ -124,15 +90,6 @@ def _suggest(trial: optuna.Trial, name: str, dist: BaseDistribution) -> None:
         trial.suggest_float(name, dist.low, dist.high, step=dist.step, log=dist.log)
     else:
         raise TuningError(f"cannot complete parameter {name!r}: unsupported distribution {dist!r}")
-
-
-@dataclass
-class _Incumbent:
-    number: int
-    value: float
-    low: float
-    high: float
-    scores: dict
 
 
 @dataclass
@@ -173,7 +130,6 @@ class StudyRunner:
         self.pool = pool  # None: a Ray pool sized to the cluster (tests pass their own)
         self.progress = progress
         self.heartbeat = heartbeat
-        self.incumbent_every = incumbent_every
         self.log = log
         self.retry = retry if retry is not None else Retry(handle.storage.url, name=handle.name, log=log)
         self.leases = Leases(handle, self.owner, ttl=lease_ttl, call=self._db)
@@ -188,9 +144,8 @@ class StudyRunner:
         self.sizer = BatchSizer(self.spec.batch_pairs)  # maps per batch, fixed or from the game speed
         self.open: dict[int, _OpenTrial] = {}
         self.report = RunReport()
-        self.incumbent: _Incumbent | None = None
-        self._incumbent_read = -math.inf  # time.monotonic() of the last look at the stored incumbent
-        self._scored: list[tuple[float, float]] = []  # complete trials' (score, variance of the score)
+        self.incumbents = IncumbentWatch(handle, pruning=self.spec.pruning, head_to_head=self.h2h,
+                                         every=incumbent_every, call=self._db, train=TRAIN)
         self._fails_in_a_row = 0
         self._finished = 0  # trials of the study told (complete, pruned or failed), all drivers
         self._games_done = 0  # training games stored for the study, all runs
@@ -225,7 +180,7 @@ class StudyRunner:
 
     def _loop(self, pool: BatchPool, ctrl_c: CtrlC) -> None:
         """The driver's loop: ask, fill the pool, store what comes back, until the target."""
-        self._load_incumbent()
+        self.incumbents.load()
         finished = self._db(lambda: self.h.trials(TrialState.COMPLETE, TrialState.PRUNED, TrialState.FAIL))
         self._finished = len(finished)
         self.leases.clear(t.number for t in finished)
@@ -468,30 +423,15 @@ class StudyRunner:
                 self._drop_finished(pool, op)
                 return
             op.reported_at, op.reported_step = now, 2 * estimate.n
-        if self.spec.pruning.enabled:
-            self._refresh_incumbent()
         if self._should_prune(op):
             pool.cancel_trial(op.number)
             self._prune(op)
 
     def _should_prune(self, op: _OpenTrial) -> bool:
-        p = self.spec.pruning
-        inc = self.incumbent
-        # Head to head a trial's score is its own pair against itself: no incumbent to compare with.
-        if not p.enabled or self.h2h or inc is None or op.number in (REFERENCE_TRIAL, inc.number):
-            return False
-        # The incumbent is the best of the complete trials' noisy training scores on these very
-        # maps, so its scores sit above its strength; shrink_incumbent takes that expected lead
-        # off (docs/benchmarks.md, "Pruning rules": equal trials pruned 8.3% at alpha 0.05 without).
-        bias = incumbent_bias([v for v, _ in self._scored], [var for _, var in self._scored], inc.value) \
-            if p.shrink_incumbent else 0.0
-        decision = should_prune(op.scores, inc.scores, alpha=p.alpha, looks=op.planned_batches,
-                                min_pairs=p.min_pairs, margin=p.margin + bias)
-        if decision.prune:
-            op.attrs["pruned_against"] = {"incumbent": inc.number, "diff": decision.diff,
-                                          "pairs": decision.pairs, "p_value": decision.p_value,
-                                          "incumbent_bias": bias}
-        return decision.prune
+        record = self.incumbents.should_prune(op.number, op.scores, op.planned_batches, REFERENCE_TRIAL)
+        if record is not None:
+            op.attrs["pruned_against"] = record
+        return record is not None
 
     def _write(self, op: _OpenTrial, attrs: dict, **tell) -> bool:
         """Store a trial's attributes, then tell Optuna; False if another driver told it first.
@@ -536,11 +476,7 @@ class StudyRunner:
         self.report.complete += 1
         self._fails_in_a_row = 0
         self._warn_bot_errors(op)
-        if self.h2h:  # a trial's value is theta+ against theta-: nothing to prune against
-            return
-        self._scored.append((estimate.mean, interval_variance(estimate.low, estimate.high)))
-        if self.incumbent is None or estimate.mean > self.incumbent.value:
-            self.incumbent = _Incumbent(op.number, estimate.mean, estimate.low, estimate.high, dict(op.scores))
+        self.incumbents.add(op.number, estimate.mean, estimate.low, estimate.high, op.scores)
 
     def _counts(self, op: _OpenTrial) -> dict:
         """A trial's attributes counting what did not measure its parameters: its games the
@@ -615,37 +551,10 @@ class StudyRunner:
         if op.number == REFERENCE_TRIAL:
             raise TuningError(f"the program fails with its reference parameters (trial 0): {message}")
 
-    def _refresh_incumbent(self) -> None:
-        """Prune against the study's incumbent as stored (every driver's complete trials), read
-        again at most every ``incumbent_every`` seconds, and in full only when the study has
-        complete trials this driver has not counted."""
-        now = time.monotonic()
-        if now - self._incumbent_read < self.incumbent_every:
-            return
-        self._incumbent_read = now
-        complete = self._db(lambda: trial_counts(self.h.storage.engine, self.h.name))[TrialState.COMPLETE]
-        if complete != len(self._scored):
-            self._load_incumbent()
-
-    def _load_incumbent(self) -> None:
-        self._incumbent_read = time.monotonic()
-        if self.h2h:
-            return
-        complete = [t for t in self._db(lambda: self.h.trials(TrialState.COMPLETE)) if t.value is not None]
-        self._scored = [(t.value, interval_variance(t.user_attrs.get("score_low", math.nan),
-                                                    t.user_attrs.get("score_high", math.nan))) for t in complete]
-        if complete:
-            best = max(complete, key=lambda t: (t.value, -t.number))
-            if self.incumbent is not None and self.incumbent.number == best.number:
-                return  # its pair scores are already here
-            self.incumbent = _Incumbent(best.number, best.value, best.user_attrs.get("score_low", math.nan),
-                                        best.user_attrs.get("score_high", math.nan),
-                                        self._db(lambda: self.h.games.pair_scores(best.number, TRAIN)))
-
     def _emit(self) -> None:
         if self.progress is None:
             return
-        inc = self.incumbent
+        inc = self.incumbents.best
         best = None if inc is None else (inc.number, inc.value, inc.low, inc.high)
         self.progress(RunProgress(self._finished, self.h.target_trials, len(self.open), self._games_done,
                                   self.h.target_trials * self.games_per_trial, best))

@@ -11,7 +11,6 @@ import math
 import os
 import re
 import tomllib
-import typing
 from pathlib import Path
 from typing import Any, Literal, Union
 
@@ -23,6 +22,7 @@ from ocean.bots.registry import STUDY_POLICIES
 from ocean.constants import FIRST_TURN_MS, TURN_MS
 from ocean.timecontrol import TimeControl
 from tuning.errors import SpecError
+from tuning.study.specerrors import first_error
 
 __all__ = ["SeedRange", "SamplerSpec", "SearchRange", "PruningSpec", "ValidationSpec", "ProgramBot", "TimeSpec",
            "StudySpec",
@@ -360,6 +360,8 @@ class StudySpec(_Strict):
         stored = self.model_dump(mode="json", exclude={"storage", "ray_address"})
         if stored.get("start") is None:
             stored.pop("start", None)  # a study without a warm start is stored as it always was
+        if stored["time"].get("machine_scale") == 1.0:
+            stored["time"].pop("machine_scale")  # nor one on an unscaled machine
         return stored
 
 
@@ -501,7 +503,7 @@ def parse_spec(data: Any, *, source: str = "study", base: str | Path | None = No
     try:
         return StudySpec.model_validate(data)
     except ValidationError as exc:
-        raise SpecError(f"{source}: {_first_error(exc)}") from None
+        raise SpecError(f"{source}: {first_error(exc, StudySpec)}") from None
 
 
 def _warm_start(data: dict, source: str, base: str | Path | None) -> dict:
@@ -538,70 +540,3 @@ def load_spec(path: str | Path) -> StudySpec:
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(f"{path}: not valid TOML ({exc})") from None
     return parse_spec(data, source=str(path), base=path.resolve().parent)
-
-
-# --- one line per validation error -------------------------------------------------------------
-
-def _first_error(exc: ValidationError) -> str:
-    err = exc.errors(include_url=False)[0]
-    loc = _loc(err["loc"])
-    kind, msg = err["type"], err["msg"]
-    if kind == "extra_forbidden":
-        allowed = _allowed_keys(err["loc"][:-1])
-        return f"unknown key '{loc}'" + (f"; allowed here: {', '.join(allowed)}" if allowed else "")
-    if kind == "missing":
-        return f"missing key '{loc}'"
-    if kind in ("value_error", "assertion_error"):
-        msg = msg.removeprefix("Value error, ").removeprefix("Assertion failed, ")
-        return f"{loc}: {msg}" if loc else msg
-    shown = repr(err.get("input"))
-    if len(shown) > 40:
-        shown = shown[:37] + "..."
-    return f"{loc}: {msg[0].lower()}{msg[1:]} (got {shown})"
-
-
-# pydantic names the branch of a union in an error's location; users never wrote those.
-_UNION_TAGS = {"SearchRange", "int", "float", "str", "list[str]", "none"}
-
-
-def _loc(parts: tuple) -> str:
-    out = ""
-    for part in parts:
-        if part in _UNION_TAGS:
-            continue
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += ("." if out else "") + str(part)
-    return out
-
-
-def _allowed_keys(parts: tuple) -> list[str]:
-    """Field names of the table at ``parts`` (for 'unknown key' messages)."""
-    annotation: Any = StudySpec
-    skip_key = False  # the part after a dict field is a user's key (a coefficient name)
-    for part in parts:
-        if part in _UNION_TAGS:
-            continue
-        if skip_key:
-            skip_key = False
-            continue
-        model = _model_in(annotation)
-        field = model.model_fields.get(str(part)) if model is not None else None
-        if field is None:
-            return []
-        annotation = field.annotation
-        skip_key = typing.get_origin(annotation) is dict
-    model = _model_in(annotation)
-    return [] if model is None or skip_key else list(model.model_fields)
-
-
-def _model_in(annotation: Any) -> type[BaseModel] | None:
-    """The BaseModel inside an annotation (``X``, ``X | None``, ``dict[str, X | float]``)."""
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
-    for arg in typing.get_args(annotation):
-        found = _model_in(arg)
-        if found is not None:
-            return found
-    return None

@@ -1,4 +1,7 @@
 """Study files: what is accepted, and one precise line for each kind of mistake."""
+import tomllib
+from pathlib import Path
+
 import pytest
 
 from tests.tuning.fakes import tiny_spec_dict
@@ -119,13 +122,14 @@ def test_the_shipped_studies_are_valid(monkeypatch):
     monkeypatch.setenv("OCEAN_RAY_ADDRESS", "auto")
     root = Path(__file__).resolve().parents[3] / "studies"
     names = set()
-    for name in ("quick", "default", "cluster", "quick-v2", "quick-v3"):
+    for name in ("quick", "default", "cluster", "quick-v2", "quick-v3", "selfplay-v3"):
         spec = load_spec(root / f"{name}.toml")
         assert spec.name == name
         assert resolve_panel(spec.panel)
         names.add(spec.name)
     assert load_spec(root / "quick-v2.toml").policy == "tunable-v2"
     assert load_spec(root / "quick-v3.toml").policy == "tunable-v3"
+    assert load_spec(root / "selfplay-v3.toml").sampler.head_to_head
     cluster = load_spec(root / "cluster.toml")
     assert cluster.storage.startswith("postgresql+psycopg://")
     quick = load_spec(root / "quick.toml")
@@ -146,3 +150,16 @@ def test_the_time_table_gives_the_time_control_told_and_enforced():
     assert parse_spec(stored).time_control == spec.time_control  # kept with the study
     old = {k: v for k, v in stored.items() if k != "time"}  # a study stored before [time] existed
     assert parse_spec(old).time_control == TimeControl(50, 1000, 2.0)
+
+
+def test_the_shipped_tuned_v3_file_is_a_v3_set_validated_by_its_head_to_head_study():
+    from ocean.bots import coefficients as C
+
+    path = Path(__file__).resolve().parents[3] / "studies" / "tuned-v3.toml"
+    policy, values = C.read_params_file(path)
+    assert policy == C.V3
+    provenance = tomllib.loads(path.read_text())["provenance"]
+    assert provenance["study"] == "selfplay-v3" and provenance["verdict"] == "gain"
+    assert provenance["head_to_head_low"] > 0  # above one half against the defaults
+    moved = {k for k, v in values.items() if abs(v - C.defaults(C.V3)[k]) > 1e-9}
+    assert moved == set(load_spec(path.parent / "selfplay-v3.toml").search)

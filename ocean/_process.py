@@ -191,6 +191,10 @@ class BotProcess:
     def _flush_pending(self) -> None:
         """Write as much pending input as the pipe takes right now; note when it took the last byte."""
         while self._pending and not self._stdin_broken:
+            # The clock is read before the write: the program may run (and a spinning one hold
+            # the core) from the moment the pipe takes the bytes, before this process is
+            # scheduled again to read the clock after it.
+            before = time.monotonic()
             try:
                 written = os.write(self._in_fd, self._pending)
             except BlockingIOError:
@@ -201,7 +205,7 @@ class BotProcess:
                 return
             del self._pending[:written]
             if not self._pending:
-                self._input_taken = time.monotonic()
+                self._input_taken = before
 
     # ----------------------------------------------------------------- output
 

@@ -73,9 +73,10 @@ def test_an_opponents_timeouts_are_replayed_and_a_parameter_that_changes_nothing
     best = status["best"]
     assert best["verdict"] == "no gain shown"
     # the same lines on the same maps: every candidate differs from the defaults by nothing at all
-    compared = [line for line in validated.stdout.splitlines() if line.startswith("trial ") and " vs " in line]
-    nothing = re.compile(r"vs the defaults [+-]0\.000 \[[+-]0\.000, [+-]0\.000\]")
-    assert compared and all(nothing.search(line) for line in compared), validated.stdout
+    rows = [line for line in validated.stdout.splitlines() if line.startswith("trial ")]
+    judged = {line.split("judged ", 1)[1].split("; chosen on", 1)[0] for line in rows}
+    assert len(rows) == 3 and len(judged) == 1, validated.stdout  # the defaults and two trials, all alike
+    assert all(re.search(r"vs the defaults [+-]0\.000 \[", line) for line in rows if " vs " in line), validated.stdout
     if best["trial"] == 0:  # a tie on the maps it is chosen on: the defaults win it (nothing beat them)
         assert best["failed"] == ["head_to_head"] and best["score"] == status["defaults"]["score"]
     else:

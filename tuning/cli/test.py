@@ -12,7 +12,7 @@ from typing import Callable, Optional
 import typer
 
 from tuning.cli.bars import Bars
-from tuning.cli.common import json_text, open_named, user_errors, write_page
+from tuning.cli.common import figures_line, json_text, open_named, user_errors, write_page
 
 __all__ = ["COMMANDS", "run_test", "show_status", "write_report", "find_test"]
 
@@ -111,8 +111,7 @@ def write_report(name: str, storage: Optional[str], out: Path) -> bool:
     if handle is None:
         return False
     written = write_page(out, lambda: write_test_report(handle, out), handle.close)
-    typer.echo(f"{out} written, with {len(written['pngs'])} figures beside it: "
-               + ", ".join(p.name for p in written["pngs"]))
+    typer.echo(figures_line(out, written["pngs"]))
     return True
 
 

@@ -29,6 +29,8 @@ import signal
 import subprocess
 import time
 
+from ocean.progenv import program_environment
+
 __all__ = ["BotClosed", "BotProcess", "BotTimeout"]
 
 _READ_CHUNK = 65536
@@ -60,7 +62,8 @@ class BotProcess:
     """One running bot program, talking line by line over pipes.
 
     ``command`` is split with :func:`shlex.split` (or given as an argument
-    list) and executed without a shell, with ``env`` as its environment when given, in a new session (hence its own process group), with ``cwd`` as
+    list) and executed without a shell, with ``env`` as its environment when given (else the
+    lab's without its secrets, ``ocean.progenv``), in a new session (hence its own process group), with ``cwd`` as
     its working directory; a program path containing a slash is resolved
     relative to that directory. stderr is appended to ``stderr_path`` when
     given, otherwise discarded.
@@ -120,7 +123,7 @@ class BotProcess:
                 stdout=subprocess.PIPE,
                 stderr=stderr_target,
                 cwd=cwd,
-                env=env,
+                env=program_environment() if env is None else env,
                 bufsize=0,
                 start_new_session=True,
             )

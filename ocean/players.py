@@ -16,6 +16,7 @@ from ocean._process import BotClosed, BotProcess
 from ocean.bots import BotSpec
 from ocean.bots.external import render_params_file
 from ocean.program import TextBot
+from ocean.progenv import program_environment
 from ocean.timecontrol import DEFAULT_TIME, TimeControl
 
 __all__ = ["InProcessPlayer", "open_player", "stderr_tail"]
@@ -83,7 +84,7 @@ class _ProgramPlayer(BotProcess):
                     fh.write(render_params_file(told, program.params_file))
             argv, env = program.render(spec.params, game_seed, params_path, self.time)
             self._stderr = os.path.join(self._scratch, "stderr.log")
-            super().__init__(argv, cwd=program.cwd, env={**os.environ, **env} if env else None,
+            super().__init__(argv, cwd=program.cwd, env=program_environment(env),
                              stderr_path=self._stderr, cpu=cpu)
         except BaseException:
             _remove(self._scratch)  # whatever failed, a game never leaves its folder behind

@@ -165,8 +165,9 @@ def run_test(name: str, options, *, storage: Optional[str], ray_address: Optiona
     from tuning.storage.database import probe_storage, resolve_url
     from tuning.results.testreport import test_status, verdict_line
     from tuning.storage.teststore import open_test
+    from tuning.study.names import plain_name
 
-    url = resolve_url(name, option=storage)
+    url = resolve_url(plain_name(name, "test name"), option=storage)
     probe_storage(url)
     handle = open_test(name, url, options)
     try:

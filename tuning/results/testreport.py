@@ -15,6 +15,7 @@ import numpy as np
 from tuning.driver.bottest import MatchTally, Tally, Verdict, judge, read_prefix
 from tuning.results.page import html_page
 from tuning.stats.sprt import GAUNTLET, PENTANOMIAL_NAMES, estimate
+from tuning.storage.provenance import describe_code
 from tuning.storage.teststore import TestHandle
 from tuning.study.testspec import BASE, NEW, TEST_PHASE, TestSpec
 
@@ -120,6 +121,7 @@ def test_status(handle: TestHandle) -> dict:
         "wdl": wdl_new,  # the new bot's wins, draws and losses in the games counted
         "history": [[g, round(r, 6)] for g, r in verdict.history],
         "games_stored": games.count_games(phase=TEST_PHASE),
+        "code": describe_code(handle.store.code(), unit="game"),
         "games_per_second": _num(rate),
         "last_batch_at": _num(last),
         "seeds": f"{spec.seed}..{spec.seed + spec.max_batches * spec.batch_pairs - 1}",

@@ -105,11 +105,13 @@ class TestSpec:
 
     @property
     def programs(self) -> list[BotSpec]:
-        """The external programs the test plays, each once."""
+        """What is checked on every node before the test plays (``tuning.driver.programs``): the
+        external programs it plays and its frozen in-process bots (new, base or opponents), each
+        once."""
         out, seen = [], set()
         for bot in (self.new, self.base, *(self.opponents or ())):
             key = (bot.name, bot.program)
-            if bot.is_program and key not in seen:
+            if (bot.is_program or bot.frozen is not None) and key not in seen:
                 seen.add(key)
                 out.append(bot)
         return out

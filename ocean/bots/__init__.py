@@ -73,8 +73,11 @@ class BotSpec:
         return coefficients.vector(self.params, policy)
 
     def with_params(self, params: dict, name: str | None = None) -> BotSpec:
-        """The same bot with other parameter values (a trial of a study)."""
-        return BotSpec(name or self.name, self.policy, dict(params), self.program)
+        """The same bot with other parameter values (a trial of a study). A frozen bot keeps its
+        frozen marks when the values are its own (a test's bot renamed for a batch: still checked
+        wherever it plays); other values make another bot, which nothing froze."""
+        frozen = self.frozen if dict(params) == dict(self.params) else None
+        return BotSpec(name or self.name, self.policy, dict(params), self.program, frozen=frozen)
 
 
 def known_bot_names() -> list[str]:

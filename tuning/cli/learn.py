@@ -119,6 +119,8 @@ def learn(
     plot: Optional[str] = typer.Option(None, help="With --report: draw the curve into this PNG file."),
     as_json: bool = typer.Option(False, "--json", help="With --report: the curve as one JSON object."),
     ray_address: Optional[str] = typer.Option(None, help=RAY_HELP),
+    allow_code_change: bool = typer.Option(False, "--allow-code-change", help="Carry the run on although the code "
+                                           "(ocean/ and tuning/) differs from the one its games were played under."),
 ) -> None:
     """Learn the tunable-td bot's weights by TD(lambda) self-play (seed 003), resumable."""
     from tuning.driver.learn import LearnOptions, starting_weights
@@ -149,10 +151,11 @@ def learn(
     LearnOptions(games=games, **given).check()  # every mistake is found before a file is written
     trust_maps(trust_games)
     start_weights = None if start is None else starting_weights(start)
-    _learn_and_write(name, url, games, given, start_weights, out, ray_address, trust_games)
+    _learn_and_write(name, url, games, given, start_weights, out, ray_address, trust_games, allow_code_change)
 
 
-def _learn_and_write(name, url, games, given, start_weights, out, ray_address, trust_games) -> None:
+def _learn_and_write(name, url, games, given, start_weights, out, ray_address, trust_games,
+                     allow_code_change=False) -> None:
     """Create the run from the options given (the rest: defaults), or carry the stored one on:
     options not given are the stored ones, options given must match them."""
     from ocean.bots.coefficients import save_params
@@ -175,6 +178,7 @@ def _learn_and_write(name, url, games, given, start_weights, out, ray_address, t
         if differ:
             raise TuningError(f"learning run {name!r} exists with other settings: {'; '.join(differ)}; carry it on "
                               f"without them (tune learn {name} --games N --out FILE) or give a new run another name")
+        store.check_code(allow_change=allow_code_change)
         options = LearnOptions(**dict(stored, games=games, opponents=tuple(stored["opponents"]),
                                       yardsticks=tuple(stored["yardsticks"])))
         last = store.last_checkpoint()

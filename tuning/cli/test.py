@@ -95,6 +95,7 @@ def _print_status(s: dict) -> None:
     d = s["disqualified"]
     if d["new"] or d["base"]:
         typer.echo(f"  disqualified: new bot in {d['new']} games, base bot in {d['base']}")
+    typer.echo(f"  code: {s['code']}")
 
 
 def _elo(value, ci) -> str:
@@ -143,6 +144,8 @@ def test(
     storage: Optional[str] = typer.Option(None, "--storage", help=_STORAGE_HELP),
     ray_address: Optional[str] = typer.Option(None, "--ray-address", help=_RAY_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object as the last line."),
+    allow_code_change: bool = typer.Option(False, "--allow-code-change", help="Carry the test on although the code "
+                                           "(ocean/ and tuning/) differs from the one its games were played under."),
 ) -> None:
     """Is the new bot better? A sequential test (pentanomial GSPRT) of --new against --base on pairs
     of games, stopped as soon as H1 or H0 is accepted; run it again to carry it on."""
@@ -151,11 +154,12 @@ def test(
     options = TestOptions(new=new, base=base, panel=panel, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta,
                           normalized=normalized, max_games=max_games, seed=seed, batch_pairs=batch_pairs,
                           turn_ms=turn_ms, first_turn_ms=first_turn_ms, time_scale=time_scale)
-    run_test(name, options, storage=storage, ray_address=ray_address, as_json=as_json)
+    run_test(name, options, storage=storage, ray_address=ray_address, as_json=as_json,
+             allow_code_change=allow_code_change)
 
 
 def run_test(name: str, options, *, storage: Optional[str], ray_address: Optional[str], as_json: bool,
-             pool: Optional[Callable] = None) -> None:
+             pool: Optional[Callable] = None, allow_code_change: bool = False) -> None:
     """``tune test``'s work once its options are read: open (or carry on) the test, play it to its
     verdict, print the verdict line (and the JSON object). ``pool(handle, workers)``, if given,
     makes the batch pool the runner plays in (the drills' audited pool); else the runner's own."""
@@ -174,6 +178,7 @@ def run_test(name: str, options, *, storage: Optional[str], ray_address: Optiona
         spec = handle.spec
         status = test_status(handle)
         if not status["finished"]:
+            handle.store.check_code(allow_change=allow_code_change)
             workers = connect(ray_address)
             check_programs(spec.programs, spec.time_control)
             verb = "new test" if handle.created else "carrying on"

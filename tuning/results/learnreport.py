@@ -10,6 +10,7 @@ from pathlib import Path
 from tuning.results.learncurve import curve_table, draw_curve, matches_text, trust_table
 from tuning.results.page import html_page
 from tuning.storage.learnstore import LearnStore
+from tuning.storage.provenance import describe_code
 
 __all__ = ["write_learn_report"]
 
@@ -40,6 +41,7 @@ def _page(store: LearnStore, image: str) -> str:
     summary = [("learning run", store.name), ("storage", store.storage.masked),
                ("self-play games", f"{last.games:,} in {last.round} rounds" if last else "none yet")]
     summary += [(key, _setting(definition[key])) for key in sorted(definition)]
+    summary.append(("code", describe_code(store.code(), unit="round")))
     head = "".join(f"<tr><th>{esc(str(k))}</th><td>{esc(str(v))}</td></tr>" for k, v in summary)
     curve = ("<tr><th>self-play games</th>" + "".join(f"<th>vs {esc(n)}</th>" for n in yardsticks) + "</tr>"
              + "".join(f"<tr><td>{r['games']:,}</td>" + "".join(f"<td>{esc(_score(r.get(n)))}</td>" for n in yardsticks)

@@ -15,6 +15,7 @@ import numpy as np
 from tuning.driver.bottest import MatchTally, Tally, Verdict, judge, read_prefix
 from tuning.results.page import figure_path, html_page
 from tuning.stats.sprt import GAUNTLET, PENTANOMIAL_NAMES, estimate
+from tuning.storage.provenance import describe_code
 from tuning.storage.teststore import TestHandle
 from tuning.study.testspec import BASE, NEW, TEST_PHASE, TestSpec
 
@@ -51,6 +52,24 @@ def _estimate_dict(counts, support) -> dict:
     return {"pairs": e.pairs, "score": _num(e.score), "score_ci": [_num(e.score_low), _num(e.score_high)],
             "elo": _num(e.elo), "elo_ci": [_num(e.elo_low), _num(e.elo_high)], "nelo": _num(e.nelo),
             "nelo_ci": [_num(e.nelo_low), _num(e.nelo_high)]}
+
+
+def _reported_estimate(spec: TestSpec, verdict: Verdict) -> dict:
+    """The test's Elo as reported: after a stop at H1 or H0 the stop-adjusted estimate and interval
+    (``tuning.stats.sprtelo``: the fixed-sample interval covers less than it says after a
+    sequential stop, and a stop at H1 reads too high), else the fixed-sample one; the fixed-sample
+    one always under ``fixed_*``, and ``estimate`` says which the plain keys hold."""
+    from tuning.stats.sprtelo import stopped_estimate
+
+    fixed = _estimate_dict(verdict.counts, spec.support)
+    out = {**fixed, "estimate": "fixed-sample", **{f"fixed_{k}": v for k, v in fixed.items() if k != "pairs"}}
+    stopped = stopped_estimate(verdict.counts, spec.settings, verdict.result, spec.support)
+    if stopped is not None:
+        out.update({"estimate": "stop-adjusted", "score": _num(stopped.score),
+                    "score_ci": [_num(stopped.score_low), _num(stopped.score_high)], "elo": _num(stopped.elo),
+                    "elo_ci": [_num(stopped.elo_low), _num(stopped.elo_high)], "nelo": _num(stopped.nelo),
+                    "nelo_ci": [_num(stopped.nelo_low), _num(stopped.nelo_high)]})
+    return out
 
 
 def _opponent_rows(spec: TestSpec, used: list[Tally]) -> list[dict]:
@@ -96,12 +115,13 @@ def test_status(handle: TestHandle) -> dict:
         "batches": verdict.batches,
         "max_batches": spec.max_batches,
         "max_games": spec.max_games,
-        **_estimate_dict(verdict.counts, spec.support),
+        **_reported_estimate(spec, verdict),
         "outcomes": dict(zip(_gauntlet_names() if spec.gauntlet else PENTANOMIAL_NAMES,
                              (int(x) for x in verdict.counts))),
         "wdl": wdl_new,  # the new bot's wins, draws and losses in the games counted
         "history": [[g, round(r, 6)] for g, r in verdict.history],
         "games_stored": games.count_games(phase=TEST_PHASE),
+        "code": describe_code(handle.store.code(), unit="game"),
         "games_per_second": _num(rate),
         "last_batch_at": _num(last),
         "seeds": f"{spec.seed}..{spec.seed + spec.max_batches * spec.batch_pairs - 1}",
@@ -133,7 +153,15 @@ def verdict_line(s: dict) -> str:
     units = "(opponent, map) units" if s["opponents"] else "pairs"
     return (f"{head}: {s['new']} against {s['base']} ({hypotheses}): LLR {s['llr']:+.2f} in "
             f"[{s['bounds'][0]:.2f}, {s['bounds'][1]:.2f}] after {s['games']:,} games ({s['pairs']:,} {units}); "
-            f"Elo {_elo_text(s['elo'], s['elo_ci'])}, nElo {_elo_text(s['nelo'], s['nelo_ci'])} (95%)")
+            f"Elo {_elo_text(s['elo'], s['elo_ci'])}, nElo {_elo_text(s['nelo'], s['nelo_ci'])} "
+            f"(95%{_kind(s)})")
+
+
+def _kind(s: dict) -> str:
+    """What the verdict line's Elo is: the stop-adjusted one names the fixed-sample one beside it."""
+    if s.get("estimate") != "stop-adjusted":
+        return ", fixed-sample"
+    return f", stop-adjusted; fixed-sample Elo {_elo_text(s['fixed_elo'], s['fixed_elo_ci'])}"
 
 
 # --- the report ------------------------------------------------------------------------------
@@ -181,7 +209,11 @@ def _figures(spec: TestSpec, status: dict, tallies: list[Tally], verdict: Verdic
         g = [t[0] for t in track]
         ax.plot(g, [t[1] for t in track], color="#9467bd", lw=1.5, label="Elo")
         ax.fill_between(g, [max(-1000, t[2]) for t in track], [min(1000, t[3]) for t in track], color="#9467bd",
-                        alpha=0.2, lw=0, label="95% interval")
+                        alpha=0.2, lw=0, label="95% interval (fixed-sample)")
+        if status["estimate"] == "stop-adjusted" and None not in (status["elo"], *status["elo_ci"]):
+            low, high = status["elo_ci"]
+            ax.errorbar([g[-1]], [status["elo"]], yerr=[[status["elo"] - low], [high - status["elo"]]], fmt="D",
+                        color="#ff7f0e", ms=5, capsize=3, label="stop-adjusted, 95%")
         for elo, name in ((spec.settings.elo0, "elo0"), (spec.settings.elo1, "elo1")):
             if not spec.settings.normalized:
                 ax.axhline(elo, color="#555555", ls=":", lw=0.8)
@@ -219,8 +251,12 @@ def _page(spec: TestSpec, s: dict, images: dict[str, str]) -> str:
             ("hypotheses", f"H0: {s['elo0']:g}, H1: {s['elo1']:g} {unit}; alpha {s['alpha']:g}, beta {s['beta']:g}"),
             ("verdict", verdict_line(s)),
             ("LLR", f"{s['llr']:+.3f} in [{s['bounds'][0]:.3f}, {s['bounds'][1]:.3f}]"),
-            ("score", f"{s['score']:.4f} [{s['score_ci'][0]:.4f}, {s['score_ci'][1]:.4f}]" if s["score"] is not None
+            ("score" + (" (stop-adjusted)" if s["estimate"] == "stop-adjusted" else ""),
+             f"{s['score']:.4f} [{s['score_ci'][0]:.4f}, {s['score_ci'][1]:.4f}]" if s["score"] is not None
              else "-"),
+            ("fixed-sample Elo", f"{_elo_text(s['fixed_elo'], s['fixed_elo_ci'])}, nElo "
+                                 f"{_elo_text(s['fixed_nelo'], s['fixed_nelo_ci'])} (95%; covers less after a "
+                                 "sequential stop)"),
             ("games counted", f"{s['games']:,} in {s['batches']} batches of {s['batch_pairs']} maps "
                               f"(max {s['max_games']:,}); {s['games_stored']:,} stored"),
             ("W/D/L of the new bot", "/".join(str(x) for x in s["wdl"])),

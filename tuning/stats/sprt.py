@@ -34,7 +34,7 @@ import numpy as np
 
 __all__ = ["PENTANOMIAL", "GAUNTLET", "PENTANOMIAL_NAMES", "NELO_PER_T", "REGULARIZER", "Settings", "EloEstimate",
            "logistic_score", "logistic_elo", "sprt_bounds", "outcome_counts", "pentanomial", "gauntlet_counts",
-           "llr", "estimate", "decide", "first_crossing", "closest_with_score", "closest_with_t"]
+           "llr", "normalized_limit", "estimate", "decide", "first_crossing", "closest_with_score", "closest_with_t"]
 
 # Outcomes of a pair, as the new bot's pair score (mean of its two games).
 PENTANOMIAL = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
@@ -198,6 +198,21 @@ def closest_with_t(pdf, support, t, ref: float = 0.5) -> np.ndarray:
     return p
 
 
+def normalized_limit(support=PENTANOMIAL, ref: float = 0.5) -> float:
+    """The largest normalized Elo (either sign) the ratio can be computed at on ``support``.
+
+    ``closest_with_t`` starts from the uniform distribution; past this t-value its first
+    reweighting has weights of one sign only, so no multiplier solves it and the ratio would be
+    NaN whatever the counts (a test with such bounds would run to its maximum without a word).
+    For pairs it is about 231.6 nElo, for a gauntlet's units about 242."""
+    support = np.asarray(support, dtype=float)
+    mu = float(support.mean())
+    sigma = float(np.sqrt(((support - mu) ** 2).mean()))
+    ratio = (support - ref) / (sigma * (1.0 + ((mu - support) / sigma) ** 2) / 2.0)
+    t = min(float(ratio.max()), -float(ratio.min()))
+    return t * NELO_PER_T / math.sqrt(2.0)
+
+
 def llr(counts, elo0: float, elo1: float, *, normalized: bool = False, support=PENTANOMIAL):
     """The generalized log-likelihood ratio of H1 (``elo1``) against H0 (``elo0``) for outcome
     ``counts`` on ``support`` (pentanomial by default); a float for one counts vector, an array
@@ -280,12 +295,21 @@ def estimate(counts, support=PENTANOMIAL, level: float = LEVEL) -> EloEstimate:
     var = float((pdf * (support - centre) ** 2).sum())
     sd = math.sqrt(var)
     half = z * sd / math.sqrt(n)
+    low, high = mu - half, mu + half
+    lowest, highest = float(support[0]), float(support[-1])
+    if counts[0] == n or counts[-1] == n:
+        # Every unit won (or lost): the spread left by the regularizer would claim certainty. The
+        # Wilson interval over units, conservative for any outcomes in the support's range, stands in.
+        from ocean.stats import wilson
+
+        w_low, w_high = wilson((mu - lowest) / (highest - lowest), n, level)
+        low, high = lowest + w_low * (highest - lowest), lowest + w_high * (highest - lowest)
     games = 2 * n  # for the edge correction of a score of 0 or 1
     t = (mu - 0.5) / sd
     skew = float((pdf * (support - centre) ** 3).sum()) / sd ** 3
     kurt = float((pdf * (support - centre) ** 4).sum()) / var ** 2
     t_half = z * math.sqrt(max(0.0, 1.0 - t * skew + t * t * (kurt - 1.0) / 4.0) / n)
     per_pair = NELO_PER_T / math.sqrt(2.0)
-    return EloEstimate(n, mu, mu - half, mu + half,
-                       logistic_elo(mu, games), logistic_elo(mu - half, games), logistic_elo(mu + half, games),
+    return EloEstimate(n, mu, low, high,
+                       logistic_elo(mu, games), logistic_elo(low, games), logistic_elo(high, games),
                        t * per_pair, (t - t_half) * per_pair, (t + t_half) * per_pair)

@@ -30,7 +30,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from tuning.errors import StudyNotFound, TuningError
 from tuning.storage.database import Storage, open_storage, parse_url
 from tuning.storage.kinds import LEARN, refuse_other_kinds
-from tuning.storage.provenance import package_version
+from tuning.storage.provenance import RUN_CODE, check_run_code, package_version
 
 __all__ = ["LearnRun", "LearnCheckpoint", "LearnScore", "LearnTrust", "Checkpoint", "Score", "TrustRow", "LearnStore",
            "ladder_scale", "open_learn", "rung_name"]
@@ -175,10 +175,15 @@ class LearnStore:
         self.name = name
         _LearnBase.metadata.create_all(storage.engine)
 
-    def definition(self) -> dict | None:
+    def _stored(self) -> dict | None:
         with self.storage.engine.connect() as conn:
             row = conn.execute(sa.select(LearnRun.definition).where(LearnRun.name == self.name)).first()
         return None if row is None else dict(row[0])
+
+    def definition(self) -> dict | None:
+        """The run's settings (its code records apart: ``code``)."""
+        stored = self._stored()
+        return None if stored is None else {k: v for k, v in stored.items() if k != RUN_CODE}
 
     def create_or_check(self, definition: dict, *, may_differ: tuple[str, ...] = ()) -> tuple[dict, bool]:
         """The run's definition: stored from ``definition`` if the run is new (True), else the
@@ -201,6 +206,25 @@ class LearnStore:
             raise TuningError(f"learning run {self.name!r} exists with other settings: {'; '.join(differ)}; carry it "
                               f"on with the same options or give the new run another name")
         return stored, False
+
+    def code(self) -> list[dict]:
+        """The code versions the run's games were played under, oldest first (``provenance``)."""
+        return list((self._stored() or {}).get(RUN_CODE) or [])
+
+    def check_code(self, *, allow_change: bool) -> list[dict]:
+        """Refuse to carry the run on under code other than its latest (one line), unless
+        ``allow_change``: a feature whose meaning changed under the same name is caught by the
+        digest. Records the running code when it is new to the run (from its last round)."""
+        records = self.code()
+        last = self.last_checkpoint()
+        new = check_run_code(records, kind="learning run", name=self.name, allow_change=allow_change,
+                             command=f"tune learn {self.name}", since=0 if last is None else last.round)
+        if new is None:
+            return records
+        with self.storage.engine.begin() as conn:
+            conn.execute(sa.update(LearnRun).where(LearnRun.name == self.name)
+                         .values(definition={**self._stored(), RUN_CODE: new}))
+        return new
 
     def checkpoints(self) -> list[Checkpoint]:
         c = LearnCheckpoint

@@ -5,6 +5,9 @@ trial's proposal (numba, optuna, ray), stored with studies, validations, tests a
 A study keeps one record per code version its games were played under (``ATTR_CODE``: the
 first at launch, one more each time ``tune resume`` or ``tune validate`` went on under other
 code with ``--allow-code-change``); ``check_code`` refuses to go on under other code without it.
+A test and a learning run keep the same records in their definition (key ``"code"``): the first
+when they start, one more each time ``tune test`` or ``tune learn`` carried them on under other
+code with ``--allow-code-change``; ``check_run_code`` refuses it without.
 """
 from __future__ import annotations
 
@@ -17,8 +20,9 @@ from pathlib import Path
 from tuning.errors import TuningError
 
 __all__ = ["package_version", "code_digest", "code_record", "ATTR_CODE", "study_code", "check_code",
-           "CodeChanged", "short", "describe_code"]
+           "CodeChanged", "short", "describe_code", "RUN_CODE", "check_run_code"]
 
+RUN_CODE = "code"  # key of a test's or learning run's definition: the same records as ATTR_CODE
 ATTR_CODE = "ocean_code"  # study user attribute: [{digest, numba, optuna, ray, package, since}, ...]
 _PACKAGES = ("ocean", "tuning")
 _LIBRARIES = ("numba", "optuna", "ray")
@@ -99,13 +103,29 @@ def check_code(study, *, allow_change: bool, command: str, since: int) -> list[d
     return records
 
 
-def describe_code(records: list[dict]) -> str:
+def check_run_code(records: list[dict], *, kind: str, name: str, allow_change: bool, command: str,
+                   since: int) -> list[dict] | None:
+    """A test's or learning run's code ``records`` (oldest first) against the running code: None
+    when it is the latest recorded; else the records to store, the running code appended (from
+    ``since``, the games or rounds so far), when there is none yet or ``allow_change``; else a
+    one-line ``CodeChanged`` naming both digests and the escape hatch."""
+    now = code_record()
+    if records and records[-1]["digest"] == now["digest"]:
+        return None
+    if records and not allow_change:
+        raise CodeChanged(f"{kind} {name!r} was played under code {short(records[-1]['digest'])} and this is code "
+                          f"{short(now['digest'])}: {command} would mix two versions in one {kind}; "
+                          f"{command} --allow-code-change goes on anyway (status then says so)")
+    return [*records, {**now, "since": since, "by": command}]
+
+
+def describe_code(records: list[dict], unit: str = "trial") -> str:
     """One line for status and report: the code the study's games were played under, and how
     many versions it spans when it was resumed or validated under other code."""
     if not records:
-        return "not recorded (a study from before code digests were kept)"
+        return f"not recorded (from before code digests were kept)"
     libs = lambda r: ", ".join(f"{name} {r.get(name, '?')}" for name in _LIBRARIES)  # noqa: E731
     if len(records) == 1:
         return f"{short(records[0]['digest'])} ({libs(records[0])})"
-    each = "; ".join(f"{short(r['digest'])} from trial {r.get('since', 0)} ({libs(r)})" for r in records)
+    each = "; ".join(f"{short(r['digest'])} from {unit} {r.get('since', 0)} ({libs(r)})" for r in records)
     return f"spans {len(records)} code versions: {each}"

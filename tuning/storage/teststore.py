@@ -21,7 +21,7 @@ from tuning.storage.database import Storage, open_storage, parse_url
 from tuning.storage.gamestore import GameStore
 from tuning.storage.kinds import TEST, refuse_other_kinds
 from tuning.storage.locks import CREATE_LOCK, driver_id, hold
-from tuning.storage.provenance import package_version
+from tuning.storage.provenance import RUN_CODE, check_run_code, package_version
 from tuning.storage.records import BotTestRecord, GameRecord
 from tuning.study.testspec import TEST_PHASE, TestOptions, TestSpec, build_spec, mismatches
 
@@ -97,6 +97,27 @@ class BotTestStore:
                 conn.execute(sa.insert(BotTestRecord).values(name=self.name, definition=spec.to_json(),
                                                              created_at=time.time(), package_version=package_version()))
             return spec, True
+
+    def code(self) -> list[dict]:
+        """The code versions the test's games were played under, oldest first (``provenance``)."""
+        row = _test_row(self.storage.engine, self.name)
+        return [] if row is None else list(row.definition.get(RUN_CODE) or [])
+
+    def check_code(self, *, allow_change: bool) -> list[dict]:
+        """Refuse to carry the test on under code other than its latest (one line), unless
+        ``allow_change``; record the running code when it is new to the test."""
+        records = self.code()
+        since = self.games.count_games(phase=TEST_PHASE)
+        new = check_run_code(records, kind="test", name=self.name, allow_change=allow_change,
+                             command=f"tune test {self.name}", since=since)
+        if new is None:
+            return records
+        with self.storage.engine.begin() as conn:
+            definition = conn.execute(sa.select(BotTestRecord.definition)
+                                      .where(BotTestRecord.name == self.name)).scalar_one()
+            conn.execute(sa.update(BotTestRecord).where(BotTestRecord.name == self.name)
+                         .values(definition={**definition, RUN_CODE: new}))
+        return new
 
     def pairs(self, since_seed: int) -> dict[tuple[int, str, int], PairRow]:
         """(trial, opponent, seed) -> the pair, for every map from ``since_seed`` on whose two

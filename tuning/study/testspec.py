@@ -19,7 +19,7 @@ from tuning.errors import SpecError
 from tuning.study.opponents import panel_from_json, panel_to_json, resolve_panel
 from tuning.study.spec import INT64_MAX, INT64_MIN
 from tuning.study.names import NAME_RULE, name_problem  # tests and studies share one namespace, and one rule for names
-from tuning.stats.sprt import GAUNTLET, PENTANOMIAL, Settings
+from tuning.stats.sprt import GAUNTLET, PENTANOMIAL, Settings, normalized_limit
 
 __all__ = ["TestSpec", "TestOptions", "build_spec", "mismatches", "DEFAULT_SEED", "DEFAULT_MAX_GAMES",
            "IN_PROCESS_BATCH_PAIRS", "PROGRAM_BATCH_PAIRS", "NEW", "BASE", "TEST_PHASE"]
@@ -105,11 +105,13 @@ class TestSpec:
 
     @property
     def programs(self) -> list[BotSpec]:
-        """The external programs the test plays, each once."""
+        """What is checked on every node before the test plays (``tuning.driver.programs``): the
+        external programs it plays and its frozen in-process bots (new, base or opponents), each
+        once."""
         out, seen = [], set()
         for bot in (self.new, self.base, *(self.opponents or ())):
             key = (bot.name, bot.program)
-            if bot.is_program and key not in seen:
+            if (bot.is_program or bot.frozen is not None) and key not in seen:
                 seen.add(key)
                 out.append(bot)
         return out
@@ -233,6 +235,13 @@ def _check(spec: TestSpec) -> None:
     last = spec.seed + spec.max_batches * spec.batch_pairs - 1
     if spec.seed < INT64_MIN or last > INT64_MAX:
         raise SpecError(f"--seed {spec.seed}: the test's maps run to {last}, past the signed 64-bit range")
+    if spec.settings.normalized:
+        limit = normalized_limit(spec.support)
+        worst = max(abs(spec.settings.elo0), abs(spec.settings.elo1))
+        if worst >= limit:
+            raise SpecError(f"--normalized bounds H0 {spec.settings.elo0:g}, H1 {spec.settings.elo1:g}: the test's "
+                            f"ratio cannot be computed past {limit:.0f} normalized Elo either way "
+                            f"({'gauntlet units' if spec.gauntlet else 'pairs'}); choose bounds inside it")
     if spec.turn_ms < 1 or spec.first_turn_ms < 1:
         raise SpecError(f"--turn-ms and --first-turn-ms must be at least 1 ms (got {spec.turn_ms} and "
                         f"{spec.first_turn_ms})")

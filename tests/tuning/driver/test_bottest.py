@@ -43,6 +43,10 @@ def test_a_new_test_takes_the_defaults_and_round_trips_through_json():
     (TestOptions(new="random", base="chaser", max_games=50), "--max-games 50 is less than one batch"),
     (TestOptions(new="random", base="chaser", time_scale=0.0), "--time-scale must be above 0"),
     (TestOptions(new="random", base="chaser", seed=2**63 - 10), "past the signed 64-bit range"),
+    # the ratio is NaN past about 232 nElo: such a test ran to its maximum without a word (issue 32)
+    (TestOptions(new="random", base="chaser", elo1=400, normalized=True), "cannot be computed past 232 normalized"),
+    (TestOptions(new="random", base="chaser", elo0=-300, elo1=10, normalized=True), "cannot be computed past 232"),
+    (TestOptions(new="random", base="chaser", panel="random", elo1=250, normalized=True), "past 243 normalized"),
 ])
 def test_bad_options_are_one_line_errors(options, words):
     with pytest.raises(SpecError, match=words):

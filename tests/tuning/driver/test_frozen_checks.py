@@ -88,3 +88,34 @@ def test_a_refusal_on_a_ray_worker_reaches_the_driver_as_its_one_line(ray_cluste
     assert isinstance(error, ray.exceptions.RayError)
     line = frozen_bot_problem(error)
     assert line is not None and line.startswith("node ") and "'stealth-v1'" in line and "\n" not in line
+
+
+def _moved(name: str = "stealth-v1"):
+    """A frozen panel bot whose marks no longer match what it plays (its lines changed)."""
+    bot = resolve_bot(name)
+    return dataclasses.replace(bot, frozen=Frozen("0" * 16, None, "a panel bot whose code changed"))
+
+
+def test_a_frozen_bot_renamed_for_a_batch_keeps_its_marks_and_other_values_drop_them():
+    # issue 32: with_params dropped the marks, so a test's frozen in-process bot was never checked
+    bot = resolve_bot("stealth-v1")
+    assert bot.with_params(dict(bot.params), name="trial-0").frozen == bot.frozen
+    other = {**bot.params, sorted(bot.params)[0]: 0.123}
+    assert bot.with_params(other).frozen is None  # other values: another bot, which nothing froze
+
+
+def test_a_worker_refuses_a_changed_frozen_bot_under_test():
+    # a tune test's new or base bot plays as the batch's bot, with its own values
+    with pytest.raises(FrozenBotChanged) as info:
+        play_batch(dict(_moved().params), resolve_bot("random"), [1, 2], trial=0, phase="test", bot=_moved())
+    assert "'trial-0'" in str(info.value) and "\n" not in str(info.value)
+
+
+def test_a_tests_check_before_it_plays_covers_its_frozen_in_process_bots():
+    from tuning.study.testspec import TestOptions, build_spec
+
+    spec = build_spec("t", TestOptions(new="stealth-v1", base="random", panel="hunter-v1,chaser"))
+    assert [b.name for b in spec.programs] == ["stealth-v1", "hunter-v1"]
+    assert dataclasses.replace(spec, new=_moved()).programs[0].frozen.fingerprint == "0" * 16
+    (problem,) = check_on_this_node(dataclasses.replace(spec, new=_moved()).programs)
+    assert "'stealth-v1'" in problem and "\n" not in problem

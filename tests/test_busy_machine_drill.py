@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.drill  # about four minutes on 2 cores under 16 busy loops
+pytestmark = pytest.mark.drill  # about 13 minutes on 2 cores under 16 busy loops (docs/testing.md)
 
 ROOT = Path(__file__).resolve().parents[1]
 BUSY_LOOPS = 16

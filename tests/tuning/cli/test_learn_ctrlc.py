@@ -13,7 +13,7 @@ from ocean.bots.coefficients import read_params_file
 from tuning.storage.learnstore import open_learn
 
 
-@pytest.mark.drill  # about a minute: a learning run on Ray, interrupted after its first checkpoints
+@pytest.mark.drill  # a few minutes (5 at load 15): a learning run on Ray, interrupted after its first checkpoints
 def test_a_learning_run_stopped_by_ctrl_c_keeps_its_checkpoints_and_writes_the_last(tmp_path, ray_cluster,
                                                                                      monkeypatch):
     monkeypatch.delenv("OCEAN_STORAGE", raising=False)

@@ -32,7 +32,7 @@ from typing import Callable
 
 from ocean.bots import registry
 
-__all__ = ["warm_up", "program_is_compiled"]
+__all__ = ["warm_up", "program_is_compiled", "kernel_name"]
 
 
 def program_is_compiled(kind: int | None = None) -> bool:
@@ -155,17 +155,24 @@ def _side_kernels(all_bots: bool = False) -> list:
     ] + turns[:1] + rest + turns[2::2]
 
 
-def _compile(kernels: list) -> None:
-    for dispatcher, signature in kernels:
+def kernel_name(dispatcher) -> str:
+    """A kernel as a log line names it: ``module.function`` without the package."""
+    fn = getattr(dispatcher, "py_func", dispatcher)
+    return f"{fn.__module__.removeprefix('ocean.')}.{fn.__name__}"
+
+
+def _compile(kernels: list, log: Callable[[str], None] = lambda line: None) -> None:
+    for n, (dispatcher, signature) in enumerate(kernels, 1):
+        log(f"  compiling {kernel_name(dispatcher)} ({n}/{len(kernels)})")
         dispatcher.compile(signature)
 
 
-def _main(all_bots: bool) -> None:
+def _main(all_bots: bool, log: Callable[[str], None] = lambda line: None) -> None:
     """This process's share: its kernels, then maps and boards."""
     from ocean.board import build_board
     from ocean.maps import generate_map
 
-    _compile(_main_chain(all_bots))
+    _compile(_main_chain(all_bots), log)
     build_board(generate_map(1))
 
 
@@ -253,20 +260,26 @@ def warm_up(log: Callable[[str], None] = lambda line: None, *, processes: int = 
         log(f"removed the kernel cache of another version, unused for {STALE_DAYS:.0f} days: {name}")
     if processes > 1 and not _cached(_every_family(all_bots)):
         start = time.perf_counter()
+        log("compiling the kernels into the cache (once per installed version; about 30 s on 2 idle cores): "
+            "a helper process compiles the tracker's steps, the rules, the games loop and the small bot kernels, "
+            "while this one compiles:")
         side = _start_side(all_bots)
         try:
-            _main(all_bots)
+            _main(all_bots, log)
         except BaseException:
             if side is not None:
                 side.kill()
                 side.wait()
             raise
         if side is not None:
+            if side.poll() is None:
+                log("  waiting for the helper process to finish its share ...")
             side.wait()
         spent["parallel compile"] = round(time.perf_counter() - start, 2)
         log(f"parallel compile (2 processes): {spent['parallel compile']:.1f} s")
     for name, step in STEPS + ((FIRST_USE_STEP,) if all_bots else ()):
         start = time.perf_counter()
+        log(f"{name}: loading its kernels (compiling what the cache lacks) ...")
         step()
         spent[name] = round(time.perf_counter() - start, 2)
         log(f"{name}: {spent[name]:.1f} s")

@@ -17,7 +17,8 @@ from ocean.warmup import _main_chain, _side_kernels, _slot_kernels, warm_up
 def _text(sig):
     return str(tuple(getattr(sig, "args", sig)))
 
-spent = warm_up()
+said = []
+spent = warm_up(log=said.append)
 from ocean.bots import resolve_bot
 from ocean.warmup import program_is_compiled
 
@@ -30,7 +31,7 @@ later = [k for kernels in _slot_kernels(FIRST_USE_POLICIES) for k in kernels]
 for d, sig in _main_chain() + _side_kernels() + later:
     cached = sorted(_text(key[0]) for key in d._cache._cache_file._load_index())
     kernels.append([d.py_func.__qualname__, [_text(s) for s in d.signatures], cached, _text(sig)])
-print(json.dumps({"spent": spent, "kernels": kernels, "first_use": [first_use_before, first_use_after], "all_bots": all_bots}))
+print(json.dumps({"spent": spent, "kernels": kernels, "first_use": [first_use_before, first_use_after], "all_bots": all_bots, "said": said}))
 """
 
 
@@ -40,6 +41,11 @@ def test_an_empty_cache_compiles_in_two_processes_the_signatures_the_callers_use
     out = subprocess.run([sys.executable, "-c", _CHECK], capture_output=True, text=True, check=True, env=env)
     report = json.loads(out.stdout.splitlines()[-1])
     assert "parallel compile" in report["spent"]
+    # it says what it compiles as it goes: the plan, then each kernel of this process's share
+    said = report["said"]
+    assert said[0].startswith("compiling the kernels into the cache") and "helper process" in said[0]
+    update = [i for i, line in enumerate(said) if line.startswith("  compiling tracking._driver.observe_from_state (")]
+    assert len(update) == 1 and update[0] < next(i for i, line in enumerate(said) if line.startswith("parallel compile"))
     # The v3 bot (compiled on first use) is not part of the cold compile; ``warm_up(all_bots=True)`` adds it.
     assert report["first_use"] == [False, True]
     assert any(name.startswith("bots compiled on first use") for name in report["all_bots"])

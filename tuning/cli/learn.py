@@ -188,13 +188,19 @@ def _learn_and_write(name, url, games, given, start_weights, out, ray_address, t
             cp = [c for c in store.checkpoints() if c.games <= games][-1]
         else:
             cpus = connect(ray_address)
-            with _Bar(name, options.games, last.games if last else 0) as bar:
-                cp = run_learn(store, options, parallel=cpus, on_round=bar.on_round, on_score=bar.on_score)
+            try:
+                with _Bar(name, options.games, last.games if last else 0) as bar:
+                    cp = run_learn(store, options, parallel=cpus, on_round=bar.on_round, on_score=bar.on_score)
+            except KeyboardInterrupt:
+                _stopped(store, name, games, out, "during self-play")
         weights, provenance, step = cp.weights, {}, None
         if trust_games:
             cpus = cpus or connect(ray_address)
-            with _TrustBar(name, trust_games) as bar:
-                step = run_trust(store, options, cp, trust_games, parallel=cpus, on_match=bar.on_match)
+            try:
+                with _TrustBar(name, trust_games) as bar:
+                    step = run_trust(store, options, cp, trust_games, parallel=cpus, on_match=bar.on_match)
+            except KeyboardInterrupt:
+                _stopped(store, name, games, out, "during the trust step")
             weights = step.weights
             provenance = {"trust_scale": step.scale, "trust_games": step.games}
         save_params(weights, out, {"learned_by": f"tune learn {name}", "storage": store.storage.masked,
@@ -214,6 +220,27 @@ def _learn_and_write(name, url, games, given, start_weights, out, ray_address, t
                                f"{row.maps} held-out maps x 2")
     finally:
         store.storage.close()
+
+
+def _stopped(store, name: str, games: int, out: str, when: str) -> None:
+    """Ctrl-C: say what was kept and how to carry on, write ``out`` from the last checkpoint
+    (its TD weights as they stood, without the trust step), and exit with code 130."""
+    from ocean.bots.coefficients import save_params
+    from tuning.driver.learn import POLICY
+
+    cp = store.last_checkpoint()
+    carry_on = f"carry on with  tune learn {name} --games {games} --out {out}"
+    if cp is None or cp.round == 0:
+        typer.echo(f"interrupted {when}: no checkpoint yet, nothing learned kept; {carry_on}", err=True)
+        raise typer.Exit(130)
+    save_params(cp.weights, out, {"learned_by": f"tune learn {name}", "storage": store.storage.masked,
+                                  "self_play_games": cp.games, "round": cp.round,
+                                  "interrupted": f"Ctrl-C {when}, before the trust step" if "self-play" in when
+                                  else f"Ctrl-C {when}: its TD weights, not trusted"}, policy=POLICY)
+    typer.echo(f"interrupted {when}: kept {cp.games:,} self-play games, {cp.round} rounds (every checkpoint, "
+               f"in {store.storage.masked}); the last checkpoint's weights written to {out} (without the trust "
+               f"step); {carry_on}", err=True)
+    raise typer.Exit(130)
 
 
 def _same(stored, given) -> bool:

@@ -80,6 +80,25 @@ def _print_verdict(verdict: dict, as_json: bool) -> None:
             typer.echo(f"player {p} answered in {times['first']} ms first{rest}")
 
 
+def _old_timeouts(ctx, timeout, first_timeout, turn_ms, first_turn_ms) -> tuple[int, int, float]:
+    """``ocean referee``'s hidden, deprecated ``--timeout``/``--first-timeout`` (limits) as the new
+    options (``ocean.timecontrol.from_old_limits``), with a line of warning each; not mixed with them."""
+    from ocean.timecontrol import from_old_limits
+
+    mixed = [f"--{p.replace('_', '-')}" for p in ("turn_ms", "first_turn_ms", "time_scale")
+             if ctx.get_parameter_source(p).name == "COMMANDLINE"]
+    if mixed:
+        _fail(f"--timeout and --first-timeout (old, deprecated) cannot be mixed with {', '.join(mixed)}: give "
+              "--turn-ms, --first-turn-ms and --time-scale only")
+    try:
+        turn_ms, first_turn_ms, time_scale, warnings = from_old_limits(timeout, first_timeout, turn_ms, first_turn_ms)
+    except ValueError as exc:
+        _fail(str(exc))
+    for line in warnings:
+        typer.echo(f"warning: {line}", err=True)
+    return turn_ms, first_turn_ms, time_scale
+
+
 def _time_control(turn_ms: int, first_turn_ms: int, time_scale: float):
     """The time control of --turn-ms, --first-turn-ms and --time-scale, or one line saying why not."""
     import math
@@ -103,6 +122,7 @@ _TIME_SCALE_HELP = ("The limits enforced are the times told x this (a slower or 
 
 @app.command()
 def referee(
+    ctx: typer.Context,
     seed: int = typer.Option(..., "--seed", help=_SEED_HELP),
     p0: str = typer.Option(..., "--p0", help="Command of player 0 (split like a shell would, run without one; {game_seed}, {turn_ms} and {first_turn_ms} are filled in)."),
     p1: str = typer.Option(..., "--p1", help="Command of player 1."),
@@ -111,12 +131,17 @@ def referee(
     turn_ms: int = typer.Option(50, "--turn-ms", help=_TURN_MS_HELP),
     first_turn_ms: int = typer.Option(1000, "--first-turn-ms", help=_FIRST_TURN_MS_HELP),
     time_scale: float = typer.Option(1.0, "--time-scale", help=_TIME_SCALE_HELP),
+    old_first_timeout: Optional[int] = typer.Option(None, "--first-timeout", hidden=True),
+    old_timeout: Optional[int] = typer.Option(None, "--timeout", hidden=True),
 ) -> None:
     """Play two CodinGame programs against each other with the exact rules."""
     from ocean.bots.external import RESERVED, ProgramSpec
     from ocean.referee import referee_game
 
     seed = _check_seed(seed)
+    if old_first_timeout is not None or old_timeout is not None:
+        turn_ms, first_turn_ms, time_scale = _old_timeouts(ctx, old_timeout, old_first_timeout, turn_ms,
+                                                           first_turn_ms)
     time_control = _time_control(turn_ms, first_turn_ms, time_scale)
     for name, command in (("--p0", p0), ("--p1", p1)):
         try:

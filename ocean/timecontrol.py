@@ -16,7 +16,7 @@ from typing import Mapping
 
 from ocean.constants import FIRST_TURN_MS, MAX_TIME_SCALE, TURN_MS
 
-__all__ = ["TimeControl", "DEFAULT_TIME", "TURN_MS_NAME", "FIRST_TURN_MS_NAME"]
+__all__ = ["TimeControl", "DEFAULT_TIME", "TURN_MS_NAME", "FIRST_TURN_MS_NAME", "from_old_limits"]
 
 TURN_MS_NAME = "turn_ms"  # the placeholder names, as a program's command line or file reads them
 FIRST_TURN_MS_NAME = "first_turn_ms"
@@ -107,3 +107,23 @@ class TimeControl:
 
 
 DEFAULT_TIME = TimeControl()  # CodinGame's
+
+
+def from_old_limits(timeout: int | None, first_timeout: int | None, turn_ms: int,
+                    first_turn_ms: int) -> tuple[int, int, float, list[str]]:
+    """``ocean referee``'s old ``--timeout``/``--first-timeout`` (deprecated, kept hidden): they
+    were the limits enforced, and programs were told nothing. Each becomes the time told with a
+    scale of 1, so the limits stay the same: (turn_ms, first_turn_ms, scale, one warning line per
+    old option naming its successor and the change of meaning). ValueError for a value below 1."""
+    warnings = []
+    for old, new, value, what in (("--timeout", "--turn-ms", timeout, "every later answer"),
+                                  ("--first-timeout", "--first-turn-ms", first_timeout, "the first answer")):
+        if value is None:
+            continue
+        if value < 1:
+            raise ValueError(f"{old} is a whole number of milliseconds, at least 1, got {value}")
+        warnings.append(f"{old} is deprecated and will go: it was the limit of {what}; {new} is now what the "
+                        f"program is told, and --time-scale turns it into the limit; {old} {value} is played as "
+                        f"{new} {value} --time-scale 1 (the same limit)")
+    return (turn_ms if timeout is None else timeout, first_turn_ms if first_timeout is None else first_timeout,
+            1.0, warnings)

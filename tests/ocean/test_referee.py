@@ -140,3 +140,28 @@ def test_the_referee_fills_in_the_time_control_and_the_seed(tmp_path):
     assert verdict["disqualified"] == [None, None]
     told = json.loads(log.read_text())
     assert (told["turn_ms"], told["first_turn_ms"]) == (33, 444)
+
+
+def test_the_old_timeout_options_still_work_with_a_warning_and_the_same_limits(tmp_path):
+    # --timeout/--first-timeout were limits (issue 32, item 10): each is played as the time told
+    # with --time-scale 1, so the limit is the one the old script asked for; a line of warning each
+    log = tmp_path / "told.log"
+    busy = f"{PY} {PROGRAMS / 'busy.py'} --turn-ms {{turn_ms}} --first-turn-ms {{first_turn_ms}} --share 0 --log {log}"
+    run = subprocess.run([sys.executable, "-m", "ocean", "referee", "--seed", "3", "--p0", busy, "--p1",
+                          _cmd("sleeper.py"), "--timeout", "3000", "--first-timeout", "4000", "--json"],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    warnings = run.stderr.strip().splitlines()
+    assert len(warnings) == 2, run.stderr
+    for old, new in (("--timeout", "--turn-ms"), ("--first-timeout", "--first-turn-ms")):
+        line = next(w for w in warnings if w.startswith(f"warning: {old} is deprecated"))
+        assert f"{new} is now what the program is told" in line and "--time-scale" in line and "limit" in line
+    assert json.loads(log.read_text()) == {"turn_ms": 3000, "first_turn_ms": 4000, "from": "argv",
+                                           "cpus": json.loads(log.read_text())["cpus"]}
+    assert json.loads(run.stdout.splitlines()[-1])["disqualified"] == [None, None]  # 2 s sleep within 3000 ms
+    mixed = subprocess.run([sys.executable, "-m", "ocean", "referee", "--seed", "3", "--p0", _cmd("walker.py"), "--p1",
+                            _cmd("walker.py"), "--timeout", "500", "--turn-ms", "50"], capture_output=True, text=True)
+    assert mixed.returncode == 2 and len(mixed.stderr.strip().splitlines()) == 1
+    assert "cannot be mixed with --turn-ms" in mixed.stderr
+    help_text = subprocess.run([sys.executable, "-m", "ocean", "referee", "--help"], capture_output=True, text=True)
+    assert "--turn-ms" in help_text.stdout and "--timeout" not in help_text.stdout  # hidden

@@ -248,7 +248,8 @@ class TestRunner:
         self.heartbeat = heartbeat
         self.poll = poll
         self.log = log
-        self.retry = retry if retry is not None else Retry(handle.storage.url, name=handle.name, log=log)
+        self.retry = retry if retry is not None else Retry(handle.storage.url, name=handle.name, log=log,
+                                                                 resume=f"tune test {handle.name}")
         self.run_report = TestRun()
         self.tallies: list[Tally] = []
         self.pairs: dict[tuple[int, str, int], PairRow] = {}

@@ -197,9 +197,22 @@ def render(values: dict, prov: dict, fmt: str, bot=None) -> str:
     raise TuningError(f"unknown format {fmt!r}; choose one of: {', '.join(FORMATS)}")
 
 
+def _comments(prov: dict) -> list[str]:
+    """The provenance as ``// key: value`` lines of a C++ header. A value that could end its
+    comment early (a newline, a carriage return) or splice the next line into it (a backslash
+    before the line's end) is written as a JSON string, escapes and quotes included."""
+    lines = []
+    for key, value in prov.items():
+        text = str(value)
+        if any(c in text for c in "\n\r\\\v\f") or not text.isprintable():
+            text = json.dumps(text)
+        lines.append(f"// {key}: {text}")
+    return lines
+
+
 def _cpp(values: dict, prov: dict, policy: str) -> str:
     lines = ["// Ocean of Code bot coefficients, exported by tune export.", f"// bot: {policy}", "//"]
-    lines += [f"// {key}: {value}" for key, value in prov.items()]
+    lines += _comments(prov)
     lines += ["#pragma once", "", "namespace ocean_params {", ""]
     for c in registry.registry(policy):
         lines.append(f"// {c.meaning}; {c.describe_range()}")
@@ -227,7 +240,7 @@ def _program(values: dict, prov: dict, fmt: str, program) -> str:
     if fmt == "json":
         return json.dumps({"parameters": values, "provenance": prov}, indent=2) + "\n"
     lines = ["// The program's parameters, exported by tune export.", "//"]
-    lines += [f"// {key}: {value}" for key, value in prov.items()]
+    lines += _comments(prov)
     lines += ["#pragma once", "", "namespace ocean_params {", ""]
     for name, value in values.items():
         kind = "int" if isinstance(value, int) else "double"

@@ -51,6 +51,8 @@ def best_trial(handle: StudyHandle, validations: list | None = None) -> dict | N
                 "held_out": parts.get("held_out"), "failed": parts.get("failed"),
                 "selection_score": _num(v.selection_score),
                 "diff_vs_defaults": _num(v.diff), "diff_low": _num(v.diff_low), "diff_high": _num(v.diff_high),
+                # a warm study's difference is to its start file: said so, the old key kept as promised
+                **({"diff_vs_start_file": _num(v.diff)} if handle.spec.start else {}),
                 "reference": reference_name(handle.spec.start),
                 "held_out_score": _num(v.heldout_score), "held_out_low": _num(v.heldout_low),
                 "held_out_high": _num(v.heldout_high), "params": v.params,

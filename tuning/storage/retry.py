@@ -88,11 +88,12 @@ class Retry:
 
     def __init__(self, url: str, *, name: str, patience: float | None = None, first: float = 0.5,
                  cap: float = 15.0, log: Callable[[str], None] = lambda line: None,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+                 sleep: Callable[[float], None] = time.sleep, resume: str | None = None) -> None:
         parsed = sa.make_url(url)
         self.masked = parsed.render_as_string(hide_password=True)
         self._password = parsed.password and str(parsed.password)
-        self.name = name  # the study, for the "carry on with" hint
+        self.name = name  # the study (test, learning run), for the "carry on with" hint
+        self.resume = resume or f"tune resume {name}"  # the command that carries it on
         self.patience = patience_from_env() if patience is None else patience
         self.first, self.cap = first, cap
         self.log = log
@@ -134,7 +135,7 @@ class Retry:
                     raise StorageError(
                         f"database {self.masked} unreachable for {waited:.0f} s "
                         f"({_reason(exc, self._password)}); every stored game is safe: when it is back, "
-                        f"carry on with  tune resume {self.name}") from None
+                        f"carry on with  {self.resume}") from None
                 self.retries += 1
                 self.sleep(delay)
                 delay = min(2 * delay, self.cap)

@@ -402,6 +402,9 @@ def _check_program_entry(name: str, entry: Any) -> None:
     if isinstance(entry, bool) or not isinstance(entry, (dict, int, float)):
         raise ValueError(f"{name} = {entry!r}: give a number (a fixed value) or a table "
                          "{low = .., high = .., integer = .., log = .., default = ..} (a tuned range)")
+    if not isinstance(entry, dict) and not math.isfinite(entry):
+        raise ValueError(f"{name} = {entry!r}: a fixed value must be finite (a number the program "
+                         "can read)")
     if isinstance(entry, dict):
         for key in ("low", "high"):
             if key not in entry:

@@ -109,3 +109,26 @@ def test_the_verdict_names_what_trial_zero_played(ran):
     assert verdict_line(0.0, -0.1, 0.1, "the start file") == \
         "no gain over the start file shown: +0.000 [-0.100, +0.100]"
     assert verdict_line(None, None, None) == "no gain over the defaults shown: the defaults validated best"
+
+
+@pytest.mark.parametrize("command", ["./bot --x {x}\nconstexpr int broken = ;", "./bot --x {x} \\", "a\rb\\\n//c"])
+def test_a_command_with_a_newline_or_a_backslash_stays_inside_the_cpp_comment(tmp_path, command):
+    # issue 32, item 9: a newline in the command ended the comment and the header did not compile;
+    # a trailing backslash spliced the next line into it
+    import shutil
+    import subprocess
+
+    from ocean.bots import PROGRAM, BotSpec, ProgramSpec
+
+    program = BotSpec("mine", PROGRAM, {}, ProgramSpec("./bot --x {x}"))
+    header = render({"x": 3}, {"study": "s", "command": command, "trial": 1}, "cpp", bot=program)
+    before = header.split("#pragma once")[0].splitlines()
+    assert before and all(line.startswith("//") for line in before), header
+    assert json.loads(next(line for line in before if line.startswith("// command: "))[len("// command: "):]) \
+        == command  # written as a JSON string: the exact command reads back
+    if shutil.which("g++"):
+        (tmp_path / "params.hpp").write_text(header)
+        (tmp_path / "main.cpp").write_text('#include "params.hpp"\nint main() { return ocean_params::x - 3; }\n')
+        subprocess.run(["g++", "-std=c++17", "-o", str(tmp_path / "show"), str(tmp_path / "main.cpp")], check=True,
+                       cwd=tmp_path)
+        assert subprocess.run([str(tmp_path / "show")]).returncode == 0

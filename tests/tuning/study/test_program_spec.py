@@ -66,6 +66,10 @@ def test_fixed_values_keep_their_type_and_env_and_params_file_count_as_reaching(
     (("depth = {", "game_seed = {"), "filled in by the lab"),
     (("n_trials = 5", "n_trials = 5\ntimeout_scale = 0"), "timeout_scale"),
     (("default = 2 }", "default = 2 }\n[validation]\npanel = []"), "list at least one opponent"),
+    # a fixed value that is not a number the program can read (issue 32, item 9)
+    (("aggression = { low = 0.0, high = 1.0 }", "aggression = nan"), "aggression = nan: a fixed value must be finite"),
+    (("aggression = { low = 0.0, high = 1.0 }", "aggression = inf"), "aggression = inf: a fixed value must be finite"),
+    (("aggression = { low = 0.0, high = 1.0 }", "aggression = -inf"), "a fixed value must be finite"),
 ])
 def test_each_mistake_is_one_line_naming_it(tmp_path, change, words):
     old, new = change

@@ -67,3 +67,30 @@ def test_a_wrong_start_file_is_one_line(tmp_path):
         _spec(tmp_path, start="v3.toml")
     with pytest.raises(SpecError, match=r"^study.toml: search.start: give the path of a coefficient file"):
         _spec(tmp_path, start=3)
+
+
+def test_a_warm_studys_export_and_status_name_the_difference_to_the_start_file(tmp_path, sqlite_url):
+    # issue 32, item 9: the difference is to the start file, not to the defaults; status keeps its
+    # promised diff_vs_defaults key (the reference's difference) beside it
+    from tests.tuning.fakes import FakePool
+    from tuning.driver.runner import StudyRunner
+    from tuning.results.export import choose_trial, provenance
+    from tuning.results.status import study_status
+    from tuning.results.validation import validate_study
+
+    _learned(tmp_path, lives=1.7, v3_line_score=2.5)
+    data = tiny_spec_dict(policy=TD, n_trials=3, search={"lives": {}, "v3_line_score": {"low": -2.0, "high": 4.0},
+                                                         "start": "learned.toml"}, sampler={"kind": "random", "seed": 3})
+    handle = create_study(parse_spec(data, source="study.toml", base=tmp_path), sqlite_url)
+    try:
+        pool = lambda: FakePool(p_win=lambda p: 0.2 + 0.1 * p["v3_line_score"])  # noqa: E731
+        StudyRunner(handle, pool=pool()).run()
+        validate_study(handle, pool=pool())
+        number, _, validation = choose_trial(handle, None)
+        prov = provenance(handle, number, validation)
+        assert prov["reference"] == "the start file" and "diff_vs_defaults" not in prov
+        assert prov["diff_low"] <= prov["diff_vs_start_file"] <= prov["diff_high"]
+        best = study_status(handle)["best"]
+        assert best["reference"] == "the start file" and best["diff_vs_start_file"] == best["diff_vs_defaults"]
+    finally:
+        handle.close()

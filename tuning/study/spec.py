@@ -515,11 +515,15 @@ def _start_inside(spec: StudySpec, source: str, start_file: str) -> None:
     """A warm start's values of the tuned coefficients must lie in their search ranges: else trial
     0 plays a point outside the space, and the gain over the start file compares with a point the
     search can never reach."""
-    from tuning.study.space import build_space
-
-    outside = [f"{name} = {spec.start[name]:g} outside [{d.low:g}, {d.high:g}]"
-               for name, d in build_space(spec).distributions.items()
-               if name in spec.start and not d.low <= spec.start[name] <= d.high]
+    coefs = {c.name: c for c in registry.registry(spec.policy)}
+    outside = []
+    for name, entry in spec.search.items():
+        if not isinstance(entry, SearchRange) or name not in spec.start:
+            continue
+        low = coefs[name].low if entry.low is None else entry.low  # the space's bounds (``build_space``)
+        high = coefs[name].high if entry.high is None else entry.high
+        if not low <= spec.start[name] <= high:
+            outside.append(f"{name} = {spec.start[name]:g} outside [{low:g}, {high:g}]")
     if outside:
         more = f" (and {len(outside) - 1} more)" if len(outside) > 1 else ""
         raise SpecError(f"{source}: search.start: {start_file} sets {outside[0]}{more}, which the search can "

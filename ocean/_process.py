@@ -29,9 +29,16 @@ import signal
 import subprocess
 import time
 
-__all__ = ["BotClosed", "BotProcess", "BotTimeout"]
+from ocean.progenv import program_environment
+
+__all__ = ["BotClosed", "BotLineTooLong", "BotProcess", "BotTimeout", "MAX_LINE_BYTES", "STDERR_TAIL_BYTES"]
 
 _READ_CHUNK = 65536
+# The longest answer line taken (bytes, newline excluded): a program writing more without a newline
+# would fill our memory. CodinGame's answers are a few hundred bytes.
+MAX_LINE_BYTES = 65536
+# What is kept of a program's stderr when it is kept in memory: its tail, what a crash report needs.
+STDERR_TAIL_BYTES = 65536
 # After SIGKILL a process dies almost at once; this only guards against a child
 # stuck in uninterruptible sleep, so close() can never hang a whole batch.
 _REAP_TIMEOUT_S = 5.0
@@ -48,6 +55,10 @@ class BotClosed(Exception):
     """The bot exited or closed its stdout before a complete line arrived."""
 
 
+class BotLineTooLong(BotClosed):
+    """The bot wrote an answer line longer than ``MAX_LINE_BYTES`` (with or without a newline)."""
+
+
 def _open_pidfd(pid: int) -> int | None:
     """A pidfd for *pid*, or None where the kernel or a sandbox refuses it."""
     try:
@@ -60,7 +71,8 @@ class BotProcess:
     """One running bot program, talking line by line over pipes.
 
     ``command`` is split with :func:`shlex.split` (or given as an argument
-    list) and executed without a shell, with ``env`` as its environment when given, in a new session (hence its own process group), with ``cwd`` as
+    list) and executed without a shell, with ``env`` as its environment when given (else the
+    lab's without its secrets, ``ocean.progenv``), in a new session (hence its own process group), with ``cwd`` as
     its working directory; a program path containing a slash is resolved
     relative to that directory. stderr is appended to ``stderr_path`` when
     given, otherwise discarded.
@@ -72,10 +84,16 @@ class BotProcess:
 
     ``cpu``: run the program on that CPU only (``ocean.cpus``), set right after
     it starts, before it reads its first input.
+
+    ``stderr_tail``: instead of a file, keep only the last ``stderr_tail`` bytes of stderr in
+    memory (read while answers are awaited; :meth:`stderr_text`), so a program flooding its
+    stderr fills neither the disk nor the memory. An answer line over ``max_line`` bytes raises
+    :class:`BotLineTooLong`.
     """
 
     def __init__(self, command: str | list[str], *, cwd: str | None = None, stderr_path: str | None = None,
-                 env: dict[str, str] | None = None, cpu: int | None = None):
+                 env: dict[str, str] | None = None, cpu: int | None = None, stderr_tail: int | None = None,
+                 max_line: int = MAX_LINE_BYTES):
         # Set first so close()/__del__ work even if the constructor fails below.
         self._proc: subprocess.Popen[bytes] | None = None
         self._closed = True
@@ -102,7 +120,11 @@ class BotProcess:
         self.command = command
         self.argv = argv
 
-        if stderr_path is not None:
+        if stderr_path is not None and stderr_tail is not None:
+            raise ValueError("give stderr_path or stderr_tail, not both")
+        if stderr_tail is not None:
+            stderr_target = subprocess.PIPE
+        elif stderr_path is not None:
             try:
                 # Append, so several games or bots may share one log without
                 # erasing each other.
@@ -120,7 +142,7 @@ class BotProcess:
                 stdout=subprocess.PIPE,
                 stderr=stderr_target,
                 cwd=cwd,
-                env=env,
+                env=program_environment() if env is None else env,
                 bufsize=0,
                 start_new_session=True,
             )
@@ -150,6 +172,13 @@ class BotProcess:
         assert proc.stdin is not None and proc.stdout is not None
         self._in_fd = proc.stdin.fileno()
         self._out_fd = proc.stdout.fileno()
+        self.max_line = max_line
+        self._err_fd = None if proc.stderr is None else proc.stderr.fileno()
+        self._err = bytearray()  # the tail of stderr (stderr_tail bytes at most)
+        self._err_limit = stderr_tail or 0
+        self._err_registered = False
+        if self._err_fd is not None:
+            os.set_blocking(self._err_fd, False)
         # Writes never block: a bot that stops reading would otherwise hang the
         # referee forever once the pipe (64 KiB) is full. What the pipe cannot
         # take waits in _pending and is pushed out while we wait for answers.
@@ -191,6 +220,10 @@ class BotProcess:
     def _flush_pending(self) -> None:
         """Write as much pending input as the pipe takes right now; note when it took the last byte."""
         while self._pending and not self._stdin_broken:
+            # The clock is read before the write: the program may run (and a spinning one hold
+            # the core) from the moment the pipe takes the bytes, before this process is
+            # scheduled again to read the clock after it.
+            before = time.monotonic()
             try:
                 written = os.write(self._in_fd, self._pending)
             except BlockingIOError:
@@ -201,7 +234,7 @@ class BotProcess:
                 return
             del self._pending[:written]
             if not self._pending:
-                self._input_taken = time.monotonic()
+                self._input_taken = before
 
     # ----------------------------------------------------------------- output
 
@@ -260,6 +293,8 @@ class BotProcess:
                 if time.monotonic() >= deadline:
                     raise BotTimeout(f"no complete line within {timeout_ms} ms")
                 continue
+            if self._err_fd is not None and self._err_fd in ready:
+                self._read_stderr()
             if self._out_fd in ready:
                 self._read_chunk()
                 line = self._take_line()
@@ -288,6 +323,9 @@ class BotProcess:
             poller.register(self._out_fd, select.POLLIN)
             if self._pidfd is not None:
                 poller.register(self._pidfd, select.POLLIN)
+        if self._err_fd is not None and not self._err_registered:
+            poller.register(self._err_fd, select.POLLIN)
+            self._err_registered = True
         want_in = bool(self._pending) and not self._stdin_broken
         if want_in != self._watching_in:
             if want_in:
@@ -311,6 +349,34 @@ class BotProcess:
         else:
             self._eof = True
 
+    def _read_stderr(self, chunks: int = 1) -> None:
+        """Read up to ``chunks`` chunks of what stderr holds now, keeping only its tail; at its
+        end stop watching it."""
+        for _ in range(chunks):
+            if self._err_fd is None:
+                return
+            try:
+                data = os.read(self._err_fd, _READ_CHUNK)
+            except BlockingIOError:
+                return
+            except OSError:
+                data = b""
+            if not data:
+                if self._err_registered and self._poller is not None:
+                    self._poller.unregister(self._err_fd)
+                self._err_registered = False
+                self._err_fd = None  # the pipe itself is closed with the process (close())
+                return
+            self._err += data
+            if len(self._err) > self._err_limit:
+                del self._err[:len(self._err) - self._err_limit]
+
+    def stderr_text(self) -> str:
+        """The tail of what the program wrote to stderr (at most ``stderr_tail`` bytes; what is
+        waiting in the pipe is read first, a bounded amount), "" if stderr is not kept."""
+        self._read_stderr(chunks=16)
+        return bytes(self._err).decode("utf-8", errors="replace")
+
     def _drain(self, deadline: float) -> None:
         """Read already-available output until a line is complete or none is left.
 
@@ -323,12 +389,15 @@ class BotProcess:
             if not poller.poll(0):
                 return
             self._read_chunk()
-            if time.monotonic() >= deadline:
+            if len(self._buffer) > self.max_line or time.monotonic() >= deadline:
                 return
 
     def _take_line(self) -> str | None:
         """Pop one complete line from the buffer, or None."""
         end = self._buffer.find(b"\n")
+        if end > self.max_line or (end < 0 and len(self._buffer) > self.max_line):
+            self._buffer.clear()  # never kept: it may be a flood
+            raise BotLineTooLong(f"bot wrote an answer line over {self.max_line:,} bytes")
         if end < 0:
             return None
         raw = bytes(self._buffer[:end])
@@ -392,7 +461,8 @@ class BotProcess:
         self._returncode = proc.returncode
         self._pending.clear()
         self._buffer.clear()  # reads after close() consistently raise BotClosed
-        for stream in (proc.stdin, proc.stdout):
+        self._err_fd = None
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
             if stream is not None:
                 try:
                     stream.close()

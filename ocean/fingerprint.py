@@ -5,7 +5,9 @@ A frozen in-process bot is fingerprinted by every line it plays on fixed games a
 digest of its coefficients, so an edit of the panel file is caught even where the fixed games
 do not show it. A frozen program is fingerprinted by its lines on the same games (its stderr and
 timing do not count) or, for a program that is not reproducible (its own timer, threads,
-unseeded randomness), by the content of the files it runs.
+unseeded randomness), by the content of the files it runs. A fingerprint game a program loses to
+its clock is played again (``FINGERPRINT_PLAYS``): only clean plays are hashed, so a busy machine
+never passes for a program that changed; a game never clean is refused for the clock.
 
 ``check_frozen(spec)`` refuses, with one line naming the bot, a frozen bot that changed, that
 plays a policy whose code is not frozen, or a program that vanished or cannot start. It checks
@@ -27,16 +29,20 @@ from ocean.bots.registry import FROZEN_POLICIES, TUNABLE_POLICIES, is_frozen
 from ocean.constants import ACTION_FIELDS, MAX_LINE_ACTIONS, MAX_PLAYER_TURNS
 from ocean.match import boards_for_seeds
 from ocean.players import open_player
-from ocean.referee import first_answer, referee_players
+from ocean.referee import TIMEOUT, first_answer, referee_players
 from ocean.timecontrol import DEFAULT_TIME
 
-__all__ = ["FingerprintError", "FINGERPRINT_SEEDS", "FINGERPRINT_TIME_SCALE", "behaviour_fingerprint",
+__all__ = ["FingerprintError", "FINGERPRINT_SEEDS", "FINGERPRINT_TIME_SCALE", "FINGERPRINT_PLAYS",
+           "behaviour_fingerprint",
            "coefficients_digest", "program_fingerprint", "program_files", "files_fingerprint", "check_frozen"]
 
 FINGERPRINT_SEEDS = (11, 22, 33, 44)  # the fixed games of a fingerprint, each played on both sides
 # A program's fingerprint games get its limits times this: a fingerprint is about what a program
 # plays, not about how fast a loaded machine runs it. The times it is told stay its own.
 FINGERPRINT_TIME_SCALE = 20.0
+# A fingerprint game the program loses to its clock is played up to this many times: only clean
+# plays count, so a busy machine never makes a deterministic program look non-deterministic.
+FINGERPRINT_PLAYS = 4
 _OPPONENT = "random-v1"
 _checked: set = set()  # the frozen bots this process has checked (their whole description)
 
@@ -75,28 +81,60 @@ def coefficients_digest(spec: BotSpec) -> str:
 def program_fingerprint(spec: BotSpec) -> tuple[str, str | None]:
     """(hash of program ``spec``'s lines on the fingerprint games against ``random-v1``, the
     first disqualification reason or None), played at its time control (its own, else
-    CodinGame's) with limits ``FINGERPRINT_TIME_SCALE`` times longer."""
+    CodinGame's) with limits ``FINGERPRINT_TIME_SCALE`` times longer.
+
+    A game the program loses to its clock (``Timeout!``: late, not crashed) says how busy the
+    machine was, not what the program plays: it is played again, up to ``FINGERPRINT_PLAYS``
+    times, and only the lines of a clean play are hashed. A game never clean in as many plays
+    raises ``FingerprintError`` (one line: the clock, never "plays differently")."""
     time = spec.program.time_for(DEFAULT_TIME).scaled(FINGERPRINT_TIME_SCALE)
     opponent = resolve_bot(_OPPONENT)
     digest = hashlib.sha256()
     problem = None
     for seed in FINGERPRINT_SEEDS:
         for side in range(2):
-            specs = (spec, opponent) if side == 0 else (opponent, spec)
-            players = []
-            try:
-                for s in specs:
-                    players.append(open_player(s, seed, time=time))
-                played = referee_players(seed, players, time=time, keep_outputs=True)
-            finally:
-                for player in players:
-                    player.close()
+            for _ in range(FINGERPRINT_PLAYS):
+                played = _fingerprint_game(spec, opponent, seed, side, time)
+                if played.why[side] != TIMEOUT:
+                    break
+            else:
+                raise FingerprintError(_clock_message(spec, seed, side, time))
             for line in played.outputs[side]:
                 digest.update(b"\x00" if line is None else line.encode() + b"\n")
             why = played.why[side]
             if why and problem is None:
                 problem = f"seed {seed}: {why}"
     return digest.hexdigest()[:16], problem
+
+
+def _fingerprint_game(spec: BotSpec, opponent: BotSpec, seed: int, side: int, time):
+    """One fingerprint game, program ``spec`` on ``side``, every line kept."""
+    specs = (spec, opponent) if side == 0 else (opponent, spec)
+    players = []
+    try:
+        for s in specs:
+            players.append(open_player(s, seed, time=time))
+        return referee_players(seed, players, time=time, keep_outputs=True)
+    finally:
+        for player in players:
+            player.close()
+
+
+def _who(spec: BotSpec) -> str:
+    """How a refusal names a program: by its panel name once frozen, else by its command."""
+    if spec.program.fingerprint is None:
+        return f"program {spec.program.command!r}"
+    return f"panel program {spec.name!r} ({spec.program.command})"
+
+
+def _clock_message(spec: BotSpec, seed: int, side: int, time) -> str:
+    fix = ("try again on a quieter machine, or freeze it with a larger --time-scale"
+           if spec.program.fingerprint is None else
+           "its lines could not be checked; try again on a quieter machine")
+    return (f"{_who(spec)} lost fingerprint game seed {seed} (as player {side}) to its clock in all "
+            f"{FINGERPRINT_PLAYS} plays, with limits of {time.turn_limit_ms} ms a turn and {time.first_limit_ms} ms "
+            f"the first ({FINGERPRINT_TIME_SCALE:g} times its own): the machine is too busy for it, or it is too "
+            f"slow for its time control; {fix}")
 
 
 def program_files(command: str, cwd: str, extra=()) -> list[str]:
@@ -206,6 +244,8 @@ def _check_program(spec: BotSpec) -> None:
         return
     try:
         found, _ = program_fingerprint(spec)
+    except FingerprintError:
+        raise
     except (OSError, ValueError) as exc:
         raise FingerprintError(f"panel program {spec.name!r} cannot start: {exc}") from None
     if found != program.fingerprint:
@@ -216,16 +256,25 @@ def _check_program(spec: BotSpec) -> None:
 
 
 def _check_start(spec: BotSpec) -> None:
-    """A program that is not reproducible still has to start and answer its first line."""
+    """A program that is not reproducible still has to start and answer its first line (a first
+    answer lost to the clock is asked again, up to ``FINGERPRINT_PLAYS`` times in all)."""
     time = spec.program.time_for(DEFAULT_TIME).scaled(FINGERPRINT_TIME_SCALE)
-    try:
-        player = open_player(spec, FINGERPRINT_SEEDS[0], time=time)
-    except (OSError, ValueError) as exc:
-        raise FingerprintError(f"panel program {spec.name!r} cannot start: {exc}") from None
-    try:
-        _, why = first_answer(player, FINGERPRINT_SEEDS[0])
-    finally:
-        player.close()
+    for _ in range(FINGERPRINT_PLAYS):
+        try:
+            player = open_player(spec, FINGERPRINT_SEEDS[0], time=time)
+        except (OSError, ValueError) as exc:
+            raise FingerprintError(f"panel program {spec.name!r} cannot start: {exc}") from None
+        try:
+            _, why = first_answer(player, FINGERPRINT_SEEDS[0])
+        finally:
+            player.close()
+        if why != TIMEOUT:
+            break
+    if why == TIMEOUT:
+        raise FingerprintError(
+            f"panel program {spec.name!r} ({spec.program.command}) did not answer its first line within "
+            f"{time.first_limit_ms} ms ({FINGERPRINT_TIME_SCALE:g} times its limit) in {FINGERPRINT_PLAYS} starts: the "
+            "machine is too busy for it, or it is too slow to start; try again on a quieter machine")
     if why is not None:
         raise FingerprintError(f"panel program {spec.name!r} ({spec.program.command}) does not answer its first "
                                f"line: {why}")

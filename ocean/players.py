@@ -12,10 +12,11 @@ import os
 import tempfile
 from collections import deque
 
-from ocean._process import BotClosed, BotProcess
+from ocean._process import STDERR_TAIL_BYTES, BotClosed, BotProcess
 from ocean.bots import BotSpec
 from ocean.bots.external import render_params_file
 from ocean.program import TextBot
+from ocean.progenv import program_environment
 from ocean.timecontrol import DEFAULT_TIME, TimeControl
 
 __all__ = ["InProcessPlayer", "open_player", "stderr_tail"]
@@ -65,8 +66,9 @@ class InProcessPlayer:
 
 
 class _ProgramPlayer(BotProcess):
-    """A program started for one game, with its parameters file and stderr log in a scratch
-    folder removed at close."""
+    """A program started for one game, with its parameters file in a scratch folder removed at
+    close; of its stderr only the tail is kept, in memory (``STDERR_TAIL_BYTES``): a program
+    flooding it fills neither the disk nor the memory."""
 
     timed = True
 
@@ -82,15 +84,14 @@ class _ProgramPlayer(BotProcess):
                 with open(params_path, "w") as fh:
                     fh.write(render_params_file(told, program.params_file))
             argv, env = program.render(spec.params, game_seed, params_path, self.time)
-            self._stderr = os.path.join(self._scratch, "stderr.log")
-            super().__init__(argv, cwd=program.cwd, env={**os.environ, **env} if env else None,
-                             stderr_path=self._stderr, cpu=cpu)
+            super().__init__(argv, cwd=program.cwd, env=program_environment(env),
+                             stderr_tail=STDERR_TAIL_BYTES, cpu=cpu)
         except BaseException:
             _remove(self._scratch)  # whatever failed, a game never leaves its folder behind
             raise
 
     def stderr_tail(self) -> str:
-        return stderr_tail(self._stderr)
+        return last_line(self.stderr_text())
 
     def close(self) -> None:
         super().close()
@@ -119,7 +120,12 @@ def stderr_tail(path: str, limit: int = 4096) -> str:
             data = fh.read().decode("utf-8", errors="replace")
     except OSError:
         return ""
-    lines = [line.strip() for line in data.splitlines() if line.strip()]
+    return last_line(data)
+
+
+def last_line(text: str) -> str:
+    """The last non-empty line of ``text``, at most 300 characters ("" if none)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
     return lines[-1][:300] if lines else ""
 
 

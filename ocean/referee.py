@@ -14,7 +14,7 @@ import statistics
 import time
 from dataclasses import dataclass, field
 
-from ocean._process import BotClosed, BotTimeout
+from ocean._process import BotClosed, BotLineTooLong, BotTimeout
 from ocean.bots import PROGRAM, BotSpec, ProgramSpec
 from ocean.constants import ERR_NONE, ERR_TIMEOUT
 from ocean.game import Game
@@ -48,6 +48,8 @@ def _answer(bot, timeout_ms: int) -> tuple[str | None, str | None]:
         return bot.read_line(timeout_ms), None
     except BotTimeout:
         return None, TIMEOUT
+    except BotLineTooLong as exc:
+        return None, f"{exc}: disqualified (official reason: {TIMEOUT})"
     except BotClosed:
         return None, _closed_reason(_exit_code(bot), bot.stderr_tail() if hasattr(bot, "stderr_tail") else "")
 

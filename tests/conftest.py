@@ -8,6 +8,7 @@ developer's machine without it. CI must never pass by skipping: `.ci/run` sets
 ``OCEAN_NO_SKIPS=1``, which turns every skip into a failure naming what was missing.
 """
 import os
+import signal
 import tempfile
 
 import pytest
@@ -27,6 +28,19 @@ def pytest_runtest_makereport(item, call):
         report.outcome = "failed"
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
         report.longrepr = f"skipped, but OCEAN_NO_SKIPS=1 forbids skips: {reason}"
+
+
+@pytest.fixture
+def ctrl_c_reaches_python():
+    """Python's own SIGINT handler (KeyboardInterrupt) for one test, whatever disposition the
+    run inherited: pytest started as a background job of a script, under nohup or with
+    ``(trap '' INT; python -m pytest ...)`` starts with SIGINT ignored, and a test about Ctrl-C
+    needs the press to reach Python. The inherited disposition is restored after the test."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -276,3 +277,25 @@ def test_each_answer_time_is_kept_from_the_input_to_the_line():
         proc.send(TURN)
         assert proc.read_line(1000) == "SURFACE" and proc.answer_ms[-1] < 1000
         assert len(proc.answer_ms) == 3
+
+
+def test_an_answer_is_never_timed_shorter_than_the_program_spent_on_it():
+    # On one core, a program woken by its input can take the core (and spin) before the writer
+    # is scheduled again: a clock read after the write then missed part of the answer's time
+    # (8 ms of thinking measured as 6.9 ms in CI). The probe runs lab and program on one CPU.
+    probe = f"""
+import os, sys
+os.sched_setaffinity(0, {{sorted(os.sched_getaffinity(0))[0]}})
+sys.path.insert(0, {str(Path(__file__).resolve().parents[2])!r})
+from ocean._process import BotProcess
+with BotProcess({PYTHON!r} + " " + {str(PROGRAMS / "busy.py")!r} + " --turn-ms 10 --share 0.8") as proc:
+    proc.send({INIT!r})
+    proc.read_line({START_MS})
+    for _ in range(120):
+        proc.send({TURN!r})
+        proc.read_line(1000)
+    print(min(proc.answer_ms[1:]))
+"""
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert float(out.stdout) >= 8.0  # the program spins 8 ms after reading each turn

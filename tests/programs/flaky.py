@@ -10,7 +10,9 @@ timeout``) or exiting with code 3 (``--fail crash``), in a share of its games:
 - with ``--random``: instead each game fails with probability P percent, drawn afresh every time
   it is played (the machine, not the map);
 - with ``--once DIR``: the hashed games fail only the first time they are played (a marker file
-  per game in DIR), so a replay plays them through.
+  per game in DIR), so a replay plays them through;
+- with ``--switch FILE``: the hashed games fail only while FILE exists (a machine that is busy
+  for a while: the lines it plays stay the same).
 """
 import argparse
 import hashlib
@@ -29,6 +31,7 @@ def main():
     parser.add_argument("--fail", choices=("timeout", "crash"), default="timeout")
     parser.add_argument("--random", action="store_true")
     parser.add_argument("--once")
+    parser.add_argument("--switch")
     args = parser.parse_args()
     _, height, my_id = (int(v) for v in sys.stdin.readline().split())
     rows = [sys.stdin.readline().strip() for _ in range(height)]
@@ -38,6 +41,8 @@ def main():
     else:
         digest = hashlib.sha256(f"{args.seed}:{my_id}".encode()).digest()
         fails = int.from_bytes(digest[:4], "big") / 2**32 * 100 < args.share
+        if fails and args.switch:
+            fails = os.path.exists(args.switch)
         if fails and args.once:
             marker = os.path.join(args.once, f"{args.seed}-{my_id}")
             fails = not os.path.exists(marker)

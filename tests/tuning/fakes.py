@@ -11,6 +11,8 @@ import os
 import signal
 import subprocess
 import sys
+import threading
+import time
 from collections import deque
 from typing import Callable, Mapping
 
@@ -140,9 +142,12 @@ class InterruptedMidWrite(InterruptingPool):
 def swallowed_sigint() -> None:
     """A real Ctrl-C (SIGINT to this process) whose KeyboardInterrupt is dropped, as Python
     drops it in a finalizer."""
+    # Sent to this thread (the main one), not to the process: the kernel may hand a process's
+    # signal to any of its threads, one a busy machine leaves unscheduled for a while.
     try:
-        os.kill(os.getpid(), signal.SIGINT)
-        for _ in range(1000):  # the handler runs at a bytecode boundary, in this block
+        signal.pthread_kill(threading.get_ident(), signal.SIGINT)
+        deadline = time.monotonic() + (10.0 if callable(signal.getsignal(signal.SIGINT)) else 0.0)
+        while time.monotonic() < deadline:  # the handler runs at a bytecode boundary, in this block
             pass
     except KeyboardInterrupt:
         pass

@@ -12,6 +12,7 @@ from typing import Callable, Optional
 import typer
 
 __all__ = ["STORAGE_HELP", "RAY_HELP", "fail", "user_errors", "fmt", "interval", "elo_text", "print_figures",
+           "figures_line",
            "json_text"]
 
 STORAGE_HELP = "Study database URL (default: $OCEAN_STORAGE, else sqlite:///studies/NAME.db)."
@@ -72,6 +73,14 @@ def write_page(out, write: Callable[[], dict], close: Callable[[], None]) -> dic
         raise TuningError(f"cannot write {out}: {exc.strerror}") from None
     finally:
         close()
+
+
+def figures_line(out, pngs) -> str:
+    """The line saying a report page was written and where its figures went."""
+    if not pngs:
+        return f"{out} written"
+    folder = pngs[0].parent
+    return f"{out} written, with {len(pngs)} figures in {folder}/: " + ", ".join(p.name for p in pngs)
 
 
 def _quiet_libraries() -> None:

@@ -128,9 +128,10 @@ def learn(
     from tuning.driver.learn import LearnOptions, starting_weights
     from tuning.driver.trust import trust_maps
     from tuning.storage.database import resolve_url
+    from tuning.study.names import plain_name
     from tuning.storage.learnstore import open_learn
 
-    url = resolve_url(name, option=storage)
+    url = resolve_url(plain_name(name, "learning run name"), option=storage)
     if report:
         store = open_learn(name, url, create=False)
         try:

@@ -12,7 +12,8 @@ from typing import Callable, Optional
 import typer
 
 from tuning.cli.bars import Bars, counting_bar
-from tuning.cli.common import RAY_HELP, STORAGE_HELP, elo_text, fail, fmt, interval, json_text, user_errors, write_page
+from tuning.cli.common import (RAY_HELP, STORAGE_HELP, elo_text, fail, figures_line, fmt, interval, json_text,
+                               user_errors, write_page)
 from tuning.results.verdict import best_verdict_text, parts_text
 
 CODE_CHANGE_HELP = ("Go on although the code (ocean/ and tuning/) differs from the one the study's games were "
@@ -39,11 +40,43 @@ class _RunBars(Bars):
                              note=f"{p.running} running")
 
 
+def _finished(handle) -> bool:
+    """Say so and what comes next, without starting Ray, if study ``handle`` has nothing left to
+    run (every trial of its target finished, none running); False otherwise."""
+    from optuna.trial import TrialState
+
+    from tuning.results.status import best_trial
+    from tuning.results.verdict import GAIN
+    from tuning.storage.trialindex import trial_counts
+
+    counts = trial_counts(handle.storage.engine, handle.name)
+    done = {key: counts[state] for key, state in (("complete", TrialState.COMPLETE),
+                                                   ("pruned", TrialState.PRUNED), ("failed", TrialState.FAIL))}
+    if sum(done.values()) < handle.target_trials or counts[TrialState.RUNNING] or counts[TrialState.WAITING]:
+        return False
+    typer.echo(f"study {handle.name} is finished: {sum(done.values())} of {handle.target_trials} trials "
+               f"({', '.join(f'{n} {key}' for key, n in done.items())}); nothing to resume")
+    _print_best(handle)
+    best = best_trial(handle)
+    name = handle.name
+    if best is None or not best["validated"]:
+        typer.echo(f"next: tune validate {name}  (or more trials: tune resume {name} --trials N)")
+    elif best["verdict"] == GAIN:
+        typer.echo(f"validated, {best['verdict']}; next: tune export {name} --out best.toml  "
+                   f"(or tune report {name} --out report.html)")
+    else:
+        typer.echo(f"validated, {best['verdict']}; next: tune report {name} --out report.html, or more trials: "
+                   f"tune resume {name} --trials N")
+    return True
+
+
 def _run_study(handle, ray_address: Optional[str], programs_checked: bool = False, pool=None) -> None:
     from tuning.driver.cluster import connect
     from tuning.driver.programs import check_programs
     from tuning.driver.runner import StudyRunner
 
+    if _finished(handle):
+        return
     workers = connect(ray_address)
     if not programs_checked:  # on every node: programs start, frozen ones still play as frozen
         check_programs(handle.checked_bots, handle.spec.time_control)
@@ -395,8 +428,9 @@ def export(
 @user_errors
 def report(
     name: str = typer.Argument(..., help="Study name (or a test's, or a learning run's)."),
-    out: Path = typer.Option(Path("report.html"), "--out", help="The HTML page; PNG files go beside it "
-                                                                  "(report_history.png, ...)."),
+    out: Path = typer.Option(Path("report.html"), "--out", help="The HTML page (figures inside it); "
+                                                                  "their PNG files go in a folder beside it "
+                                                                  "(report_figures/history.png, ...)."),
     storage: Optional[str] = typer.Option(None, "--storage", help=STORAGE_HELP),
 ) -> None:
     """Write a self-contained HTML report of a study (history, importances, slices, per-opponent
@@ -430,8 +464,7 @@ def report(
     handle = open_study(name, resolve_url(name, option=storage))
     with Console(stderr=True).status(f"reading {name} and drawing its figures"):
         written = write_page(out, lambda: write_report(handle, out), handle.close)
-    typer.echo(f"{out} written, with {len(written['pngs'])} figures beside it: "
-               + ", ".join(p.name for p in written["pngs"]))
+    typer.echo(figures_line(out, written["pngs"]))
 
 
 @user_errors

@@ -12,7 +12,7 @@ from typing import Callable, Optional
 import typer
 
 from tuning.cli.bars import Bars
-from tuning.cli.common import json_text, open_named, user_errors, write_page
+from tuning.cli.common import figures_line, json_text, open_named, user_errors, write_page
 
 __all__ = ["COMMANDS", "run_test", "show_status", "write_report", "find_test"]
 
@@ -112,8 +112,7 @@ def write_report(name: str, storage: Optional[str], out: Path) -> bool:
     if handle is None:
         return False
     written = write_page(out, lambda: write_test_report(handle, out), handle.close)
-    typer.echo(f"{out} written, with {len(written['pngs'])} figures beside it: "
-               + ", ".join(p.name for p in written["pngs"]))
+    typer.echo(figures_line(out, written["pngs"]))
     return True
 
 
@@ -170,8 +169,9 @@ def run_test(name: str, options, *, storage: Optional[str], ray_address: Optiona
     from tuning.storage.database import probe_storage, resolve_url
     from tuning.results.testreport import test_status, verdict_line
     from tuning.storage.teststore import open_test
+    from tuning.study.names import plain_name
 
-    url = resolve_url(name, option=storage)
+    url = resolve_url(plain_name(name, "test name"), option=storage)
     probe_storage(url)
     handle = open_test(name, url, options)
     try:

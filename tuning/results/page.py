@@ -3,8 +3,9 @@ document with the same plain style."""
 from __future__ import annotations
 
 import html
+from pathlib import Path
 
-__all__ = ["html_page"]
+__all__ = ["html_page", "figure_path"]
 
 _STYLE = """body { font: 14px/1.45 system-ui, sans-serif; margin: 24px auto; max-width: 1000px; color: #222; }
 h1 { font-size: 22px; margin-bottom: 4px; } h2 { font-size: 17px; margin-top: 28px; }
@@ -23,3 +24,13 @@ def html_page(title: str, body: str) -> str:
 {body}
 </body></html>
 """
+
+
+def figure_path(out: Path, name: str) -> Path:
+    """Where the PNG of figure ``name`` of page ``out`` goes: in a folder beside the page, named
+    after it (``report.html`` -> ``report_figures/history.png``), created if missing. The page
+    itself carries every figure inside it: it opens without the folder."""
+    folder = out.with_name(f"{out.stem}_figures")
+    folder.mkdir(exist_ok=True)
+    return folder / f"{name}.png"
+

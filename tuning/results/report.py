@@ -23,6 +23,7 @@ from optuna.trial import TrialState
 
 from ocean.timecontrol import TimeControl
 from tuning.errors import TuningError
+from tuning.results.page import figure_path
 from tuning.results.status import study_status
 from tuning.results.verdict import best_verdict_text
 from tuning.storage.handle import StudyHandle
@@ -457,7 +458,7 @@ def _page(data: ReportData, images: dict[str, str]) -> str:
 
 
 def write_report(handle: StudyHandle, out: Path, log: Callable[[str], None] = lambda line: None) -> dict:
-    """Write ``out`` (HTML) and ``<out stem>_<figure>.png`` beside it; returns what was written."""
+    """Write ``out`` (HTML) and each figure's PNG in ``<out stem>_figures/`` beside it; returns what was written."""
     import io
 
     import matplotlib.pyplot as plt
@@ -469,7 +470,7 @@ def write_report(handle: StudyHandle, out: Path, log: Callable[[str], None] = la
         buf = io.BytesIO()
         fig.savefig(buf, format="png", dpi=110)
         plt.close(fig)
-        path = out.with_name(f"{out.stem}_{name}.png")
+        path = figure_path(out, name)
         path.write_bytes(buf.getvalue())
         pngs.append(path)
         images[name] = base64.b64encode(buf.getvalue()).decode("ascii")

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from tuning.driver.bottest import MatchTally, Tally, Verdict, judge, read_prefix
-from tuning.results.page import html_page
+from tuning.results.page import figure_path, html_page
 from tuning.stats.sprt import GAUNTLET, PENTANOMIAL_NAMES, estimate
 from tuning.storage.provenance import describe_code
 from tuning.storage.teststore import TestHandle
@@ -297,7 +297,7 @@ def _img(images: dict[str, str], name: str) -> str:
 
 
 def write_test_report(handle: TestHandle, out: Path) -> dict:
-    """Write ``out`` (HTML) and ``<out stem>_<figure>.png`` beside it; returns what was written."""
+    """Write ``out`` (HTML) and each figure's PNG in ``<out stem>_figures/`` beside it; returns what was written."""
     import matplotlib.pyplot as plt
 
     spec = handle.spec
@@ -309,7 +309,7 @@ def write_test_report(handle: TestHandle, out: Path) -> dict:
         buf = io.BytesIO()
         fig.savefig(buf, format="png", dpi=110)
         plt.close(fig)
-        path = out.with_name(f"{out.stem}_{name}.png")
+        path = figure_path(out, name)
         path.write_bytes(buf.getvalue())
         pngs.append(path)
         images[name] = base64.b64encode(buf.getvalue()).decode("ascii")

@@ -43,7 +43,11 @@ def default_url(name: str) -> str:
 
 def resolve_url(name: str, *, option: str | None = None, spec_storage: str | None = None) -> str:
     """The storage of a run: ``--storage``, else ``$OCEAN_STORAGE``, else the study file's
-    ``storage``, else the default SQLite file."""
+    ``storage``, else the default SQLite file. ``name`` must be a plain name (one-line
+    ``TuningError`` otherwise): it becomes a file name and a key of 64 characters."""
+    from tuning.study.names import plain_name
+
+    plain_name(name)
     return option or os.environ.get(ENV_STORAGE) or spec_storage or default_url(name)
 
 

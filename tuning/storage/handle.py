@@ -22,6 +22,7 @@ from tuning.errors import StudyExists, StudyNotFound, TuningError
 from tuning.storage.batchstore import worker_stores
 from tuning.storage.database import Storage, open_storage
 from tuning.storage.gamestore import GameStore
+from tuning.storage.kinds import STUDY, refuse_other_kinds
 from tuning.storage.locks import CREATE_LOCK, driver_id, hold
 from tuning.storage.provenance import ATTR_CODE, check_code, code_record, package_version, study_code
 from tuning.storage.trialindex import trial_counts
@@ -178,6 +179,7 @@ def create_study(spec: StudySpec, url: str) -> StudyHandle:
     try:
         with hold(games, CREATE_LOCK, driver_id()):
             refuse_test_name(storage, spec.name)  # a study and a test (tune test) never share a name
+            refuse_other_kinds(storage.engine, storage.masked, spec.name, STUDY)  # nor a learning run
             if spec.name in _study_names(storage):
                 study = optuna.load_study(study_name=spec.name, storage=storage.optuna)
                 if _complete(study, storage):

@@ -29,6 +29,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from tuning.errors import StudyNotFound, TuningError
 from tuning.storage.database import Storage, open_storage, parse_url
+from tuning.storage.kinds import LEARN, refuse_other_kinds
 from tuning.storage.provenance import RUN_CODE, check_run_code, package_version
 
 __all__ = ["LearnRun", "LearnCheckpoint", "LearnScore", "LearnTrust", "Checkpoint", "Score", "TrustRow", "LearnStore",
@@ -193,6 +194,7 @@ class LearnStore:
         (one-line error naming each difference)."""
         stored = self.definition()
         if stored is None:
+            refuse_other_kinds(self.storage.engine, self.storage.masked, self.name, LEARN)
             try:
                 with self.storage.engine.begin() as conn:
                     conn.execute(sa.insert(LearnRun).values(name=self.name, definition=definition,

@@ -19,6 +19,7 @@ import sqlalchemy as sa
 from tuning.errors import StudyNotFound, TuningError
 from tuning.storage.database import Storage, open_storage, parse_url
 from tuning.storage.gamestore import GameStore
+from tuning.storage.kinds import TEST, refuse_other_kinds
 from tuning.storage.locks import CREATE_LOCK, driver_id, hold
 from tuning.storage.provenance import RUN_CODE, check_run_code, package_version
 from tuning.storage.records import BotTestRecord, GameRecord
@@ -90,6 +91,7 @@ class BotTestStore:
             if _study_exists(self.storage.engine, self.name):
                 raise TuningError(f"{self.name!r} is a study in {self.storage.masked}; give the test another name: "
                                   "a study and a test never share one")
+            refuse_other_kinds(self.storage.engine, self.storage.masked, self.name, TEST)  # nor a learning run
             spec = build_spec(self.name, options)
             with self.storage.engine.begin() as conn:
                 conn.execute(sa.insert(BotTestRecord).values(name=self.name, definition=spec.to_json(),

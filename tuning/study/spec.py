@@ -22,6 +22,7 @@ from ocean.bots.registry import STUDY_POLICIES
 from ocean.constants import FIRST_TURN_MS, TURN_MS
 from ocean.timecontrol import TimeControl
 from tuning.errors import SpecError
+from tuning.study.names import NAME_RULE, name_problem
 from tuning.study.specerrors import first_error
 
 __all__ = ["SeedRange", "SamplerSpec", "SearchRange", "PruningSpec", "ValidationSpec", "ProgramBot", "TimeSpec",
@@ -29,7 +30,6 @@ __all__ = ["SeedRange", "SamplerSpec", "SearchRange", "PruningSpec", "Validation
            "load_spec", "parse_spec"]
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 _ENV_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
@@ -252,8 +252,8 @@ class StudySpec(_Strict):
     @field_validator("name")
     @classmethod
     def _name(cls, value: str) -> str:
-        if not _NAME.match(value):
-            raise ValueError("use 1-64 letters, digits, '_', '-' or '.', starting with a letter or digit")
+        if name_problem(value) is not None:
+            raise ValueError(NAME_RULE)
         return value
 
     @field_validator("storage", "ray_address")

@@ -18,7 +18,7 @@ from ocean.timecontrol import TimeControl
 from tuning.errors import SpecError
 from tuning.study.opponents import panel_from_json, panel_to_json, resolve_panel
 from tuning.study.spec import INT64_MAX, INT64_MIN
-from tuning.study.spec import _NAME as _STUDY_NAME  # tests and studies share one namespace, and one rule for names
+from tuning.study.names import NAME_RULE, name_problem  # tests and studies share one namespace, and one rule for names
 from tuning.stats.sprt import GAUNTLET, PENTANOMIAL, Settings, normalized_limit
 
 __all__ = ["TestSpec", "TestOptions", "build_spec", "mismatches", "DEFAULT_SEED", "DEFAULT_MAX_GAMES",
@@ -196,9 +196,8 @@ def _opponents(panel: str) -> tuple[BotSpec, ...]:
 def build_spec(name: str, options: TestOptions) -> TestSpec:
     """A new test from the command line's options (defaults for those not given); one-line
     ``SpecError`` for anything wrong."""
-    if not _STUDY_NAME.match(name):
-        raise SpecError(f"test name {name!r}: use 1-64 letters, digits, '_', '-' or '.', starting with a letter "
-                        "or digit")
+    if name_problem(name) is not None:
+        raise SpecError(f"test name {name!r}: {NAME_RULE}")
     if options.new is None or options.base is None:
         missing = " and ".join(f for f, v in (("--new", options.new), ("--base", options.base)) if v is None)
         raise SpecError(f"no test named {name!r} yet: a new test needs {missing} (e.g. tune test {name} "

@@ -4,6 +4,7 @@ clock. Its timeouts must never be scored as wins of a trial: the games are repla
 aside) and counted, and identical candidates get "no gain shown" on every part of the verdict.
 Before the three-part verdict and the replays, such a study could say "gain" from free wins."""
 import json
+import re
 import subprocess
 import sys
 import textwrap
@@ -62,7 +63,7 @@ def test_an_opponents_timeouts_are_replayed_and_a_parameter_that_changes_nothing
     storage = ["--storage", f"sqlite:///{tmp_path}/study.db"]
     ray = ["--ray-address", ray_cluster]
     run_tune("launch", "deaf.toml", *storage, *ray, cwd=tmp_path, timeout=600)
-    run_tune("validate", "deaf", *storage, *ray, cwd=tmp_path, timeout=600)
+    validated = run_tune("validate", "deaf", *storage, *ray, cwd=tmp_path, timeout=600)
     status = last_json(run_tune("status", "deaf", "--json", *storage, cwd=tmp_path))
     flaky = status["disqualifications"]["flaky-v1"]
     assert status["games_replayed"] > 0 and flaky["replayed"] == status["games_replayed"]
@@ -71,8 +72,15 @@ def test_an_opponents_timeouts_are_replayed_and_a_parameter_that_changes_nothing
     assert flaky["opponent"] == flaky["set_aside"]
     best = status["best"]
     assert best["verdict"] == "no gain shown"
-    # the same lines on the same maps: the tuned set and the defaults differ by nothing at all
-    assert best["training_panel"]["diff"] == 0.0 and best["head_to_head"]["diff"] == 0.0
-    assert best["held_out"]["diff"] == 0.0 and best["held_out"]["passed"]
+    # the same lines on the same maps: every candidate differs from the defaults by nothing at all
+    rows = [line for line in validated.stdout.splitlines() if line.startswith("trial ")]
+    judged = {line.split("judged ", 1)[1].split("; chosen on", 1)[0] for line in rows}
+    assert len(rows) == 3 and len(judged) == 1, validated.stdout  # the defaults and two trials, all alike
+    assert all(re.search(r"vs the defaults [+-]0\.000 \[", line) for line in rows if " vs " in line), validated.stdout
+    if best["trial"] == 0:  # a tie on the maps it is chosen on: the defaults win it (nothing beat them)
+        assert best["failed"] == ["head_to_head"] and best["score"] == status["defaults"]["score"]
+    else:
+        assert best["training_panel"]["diff"] == 0.0 and best["head_to_head"]["diff"] == 0.0
+        assert best["held_out"]["diff"] == 0.0 and best["held_out"]["passed"]
     refused = run_tune("export", "deaf", *storage, cwd=tmp_path, check=False)
     assert refused.returncode == 2 and "failed" in refused.stderr and "Traceback" not in refused.stderr

@@ -183,7 +183,8 @@ def test_a_gauntlet_plays_both_bots_against_each_opponent_on_the_same_maps(ray_c
     for r in rows.values():
         assert r["new"]["games"] == r["base"]["games"] == 2 * sum(r["difference"])
     assert sum(r["new"]["wins"] for r in rows.values()) == status["wdl"][0]
-    assert [p.name for p in written["pngs"]] == ["g_llr.png", "g_elo.png", "g_opponents.png"]
+    assert [p.relative_to(tmp_path).as_posix() for p in written["pngs"]] == \
+        ["g_figures/llr.png", "g_figures/elo.png", "g_figures/opponents.png"]
     assert 'id="opponents"' in (tmp_path / "g.html").read_text()
 
 

@@ -8,7 +8,7 @@ from tests.tuning.fakes import swallowed_sigint
 from tuning.driver.ctrlc import CtrlC
 
 
-def test_a_swallowed_ctrl_c_is_raised_again_by_check():
+def test_a_swallowed_ctrl_c_is_raised_again_by_check(ctrl_c_reaches_python):
     with CtrlC() as ctrl_c:
         ctrl_c.check()  # not pressed: nothing
         swallowed_sigint()

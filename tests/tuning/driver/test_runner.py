@@ -166,7 +166,7 @@ def test_a_ctrl_c_in_the_middle_of_a_write_stops_at_once_and_releases_the_leases
         handle.close()
 
 
-def test_a_ctrl_c_whose_interrupt_python_dropped_still_stops_the_driver(sqlite_url):
+def test_a_ctrl_c_whose_interrupt_python_dropped_still_stops_the_driver(sqlite_url, ctrl_c_reaches_python):
     handle = _study(sqlite_url, n_trials=3)
     try:
         report = StudyRunner(handle, pool=SwallowingPool(after=3, capacity=2)).run()

@@ -53,7 +53,9 @@ def test_the_report_writes_the_page_and_every_figure_as_a_non_blank_png(reported
     import matplotlib.image
 
     work, written, _ = reported
-    assert written.stdout.startswith("report.html written, with 6 figures beside it")
+    # the figures in a folder beside the page (a loop leaves one folder, not six files), and inside it
+    assert written.stdout.startswith("report.html written, with 6 figures in report_figures/: history.png")
+    assert not list(work.glob("report_*.png"))
     page = (work / "report.html").read_text()
     assert "http://" not in page and "https://" not in page  # nothing to fetch: opens offline
     # the page is tuning/data/report_template.html (package data) with every placeholder filled
@@ -61,7 +63,7 @@ def test_the_report_writes_the_page_and_every_figure_as_a_non_blank_png(reported
     assert not re.search(r"__[A-Z_]+__", page)
     assert page.count('<img src="data:image/png;base64,') == len(FIGURES)
     for name in FIGURES:
-        pixels = matplotlib.image.imread(work / f"report_{name}.png")
+        pixels = matplotlib.image.imread(work / "report_figures" / f"{name}.png")
         assert pixels.shape[0] > 100 and pixels.shape[1] > 100, name
         assert np.unique(pixels.reshape(-1, pixels.shape[-1]), axis=0).shape[0] > 20, f"{name} is blank"
 
@@ -166,7 +168,7 @@ def test_a_study_with_pruned_trials_and_too_few_complete_ones_says_so_on_the_pag
 
     written = _tune("report", "fake", "--storage", url, "--out", "fake.html", cwd=tmp_path)
     assert "importances" not in written.stdout and "slices" not in written.stdout
-    assert not (tmp_path / "fake_importances.png").exists()
+    assert not (tmp_path / "fake_figures" / "importances.png").exists()
     driver = chromium_driver()
     try:
         driver.get((tmp_path / "fake.html").as_uri())

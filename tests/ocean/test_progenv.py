@@ -1,0 +1,64 @@
+"""A program never sees the lab's secrets (issue 32, item 6): the database URL with its password,
+Ray's variables, cloud tokens; it keeps what it needs (PATH, HOME, locale) and its bot's ``env``.
+Checked with a real program that dumps its environment, run through ``ocean referee`` and
+``ocean arena`` with ``OCEAN_STORAGE`` holding a password URL."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from ocean.progenv import is_secret, program_environment
+
+ENVDUMP = Path(__file__).parent / "programs" / "envdump.py"
+PASSWORD = "Pw-s3cret-Xq9"
+SECRETS = {
+    "OCEAN_STORAGE": f"postgresql+psycopg://lab:{PASSWORD}@db.example:5432/ocean",
+    "RAY_ADDRESS": "10.0.0.1:6379", "PGPASSWORD": PASSWORD, "AWS_SECRET_ACCESS_KEY": PASSWORD,
+    "GITHUB_TOKEN": PASSWORD, "GH_TOKEN": PASSWORD, "MY_API_KEY": PASSWORD, "SOME_URL": f"redis://:{PASSWORD}@r:6379",
+    "DSN": f"host=db user=lab password={PASSWORD}", "GOOGLE_APPLICATION_CREDENTIALS": "/keys/lab.json",
+}
+
+
+def _lab_env() -> dict:
+    return {**os.environ, **SECRETS, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+
+
+def _check(env: dict) -> None:
+    text = json.dumps(env)
+    assert PASSWORD not in text and "db.example" not in text, sorted(env)
+    assert not set(env) & set(SECRETS), sorted(set(env) & set(SECRETS))
+    assert env["PATH"] == os.environ["PATH"] and env["HOME"] == os.environ["HOME"] and env["LANG"] == "C.UTF-8"
+
+
+def test_secrets_are_removed_and_what_a_program_needs_stays():
+    env = program_environment({"BOT_LEVEL": "3"}, base={**SECRETS, "PATH": "/usr/bin", "HOME": "/home/u",
+                                                         "LANG": "C", "LC_ALL": "C", "TMPDIR": "/tmp", "KEYBOARD": "us",
+                                                         "PWD": "/work", "OCEAN_PANELS": "/p.toml"})
+    assert env == {"PATH": "/usr/bin", "HOME": "/home/u", "LANG": "C", "LC_ALL": "C", "TMPDIR": "/tmp",
+                   "KEYBOARD": "us", "PWD": "/work", "OCEAN_PANELS": "/p.toml", "BOT_LEVEL": "3"}
+    assert is_secret("DATABASE", "postgresql://u:pw@h/db") and not is_secret("DATABASE", "postgresql://u@h/db")
+
+
+def test_a_refereed_program_does_not_see_the_database_password(tmp_path):
+    dump = tmp_path / "env.jsonl"
+    cmd = f"{sys.executable} {ENVDUMP} {dump}"
+    result = subprocess.run([sys.executable, "-m", "ocean", "referee", "--seed", "3", "--p0", cmd, "--p1", cmd,
+                             "--json", "--time-scale", "20"], capture_output=True, text=True, env=_lab_env(), timeout=120)
+    assert result.returncode == 0, result.stderr
+    envs = [json.loads(line) for line in dump.read_text().splitlines()]
+    assert len(envs) == 2
+    for env in envs:
+        _check(env)
+
+
+def test_a_cmd_bot_in_the_arena_does_not_see_the_database_password(tmp_path):
+    dump = tmp_path / "env.jsonl"
+    result = subprocess.run([sys.executable, "-m", "ocean", "arena", "--bots",
+                             f"cmd:{sys.executable} {ENVDUMP} {dump},random", "--games", "2", "--workers", "1",
+                             "--time-scale", "20", "--json"], capture_output=True, text=True, env=_lab_env(), timeout=120)
+    assert result.returncode == 0, result.stderr
+    envs = [json.loads(line) for line in dump.read_text().splitlines()]
+    assert len(envs) == 2
+    for env in envs:
+        _check(env)

@@ -60,7 +60,9 @@ def _print_curve(store, as_json: bool) -> None:
         cells = [f"{fmt(r[n]['score'])} [{fmt(r[n]['low'])}, {fmt(r[n]['high'])}]" if n in r else "-" for n in names]
         typer.echo(f"{r['games']:>10,}  " + "  ".join(f"{c:>26}" for c in cells))
     for r in trust:
-        typer.echo(f"trust step after {r['games']:,} games: v3_regret x{r['scale']:g} ({matches_text(r)})")
+        to = f"; {r['out']} (--out) received it" if r["out"] else ""
+        typer.echo(f"trust step after {r['games']:,} games, {r['trust_games']:,} self-play games: v3_regret "
+                   f"x{r['scale']:g} ({matches_text(r)}){to}")
         for n in names:
             if n in r:
                 typer.echo(f"  trusted vs {n}: {fmt(r[n]['score'])} [{fmt(r[n]['low'])}, {fmt(r[n]['high'])}]")
@@ -161,7 +163,7 @@ def _learn_and_write(name, url, games, given, start_weights, out, ray_address, t
     from ocean.bots.coefficients import save_params
     from tuning.driver.cluster import connect
     from tuning.driver.learn import POLICY, LearnOptions, run_learn, starting_weights
-    from tuning.driver.trust import TRUSTED, run_trust
+    from tuning.driver.trust import TRUSTED, run_trust, trust_maps
     from tuning.errors import TuningError
     from tuning.storage.learnstore import open_learn
 
@@ -205,6 +207,7 @@ def _learn_and_write(name, url, games, given, start_weights, out, ray_address, t
             provenance = {"trust_scale": step.scale, "trust_games": step.games}
         save_params(weights, out, {"learned_by": f"tune learn {name}", "storage": store.storage.masked,
                                    "self_play_games": cp.games, "round": cp.round, **provenance}, policy=POLICY)
+        store.note_written(cp.round, trust_maps(trust_games) if step is not None else None, out)
         typer.echo(f"{name}: {cp.games:,} self-play games, {cp.round} rounds; weights written to {out} "
                    f"(ocean bot --params {out})")
         for s in store.scores():

@@ -19,22 +19,29 @@ def curve_table(store: LearnStore) -> list[dict]:
 
 
 def trust_table(store: LearnStore) -> list[dict]:
-    """One row per checkpoint a trust step followed: round, games, the scale chosen (where its
-    ladder ended), the self-play matches of the ladder, and per yardstick the trusted weights'
-    score and interval."""
-    by_round: dict[int, list] = {}
+    """One row per trust step: the checkpoint it followed (round, games), its ``trust_games`` (a
+    checkpoint may have had several steps, one per ``--trust-games``: each is shown apart, never
+    pooled), the scale chosen (where its ladder ended), its self-play matches, per yardstick the
+    trusted weights' score and interval, and ``out``: the file ``--out`` last received from it
+    (None for the others)."""
+    written = store.written()
+    steps: dict[tuple[int, int], list] = {}  # (round, maps a rung): its rungs in the order played
+    yardsticks: dict[int, list] = {}
     for t in store.trust_rows():
-        by_round.setdefault(t.round, []).append(t)
+        if t.rung:
+            steps.setdefault((t.round, t.maps), []).append(t)
+        else:
+            yardsticks.setdefault(t.round, []).append(t)
     table = []
-    for number in sorted(by_round):
-        trust = by_round[number]
-        row = {"round": number, "games": trust[0].games, "scale": ladder_scale(trust), "matches": []}
-        for t in trust:
-            cell = {"score": t.score, "low": t.low, "high": t.high, "maps": t.maps}
-            if t.rung:
-                row["matches"].append(dict(cell, scale=t.scale, against=t.against))
-            else:
-                row[t.opponent] = cell
+    for (number, maps), rungs in sorted(steps.items()):
+        scale = ladder_scale(rungs)
+        row = {"round": number, "games": rungs[0].games, "trust_games": 2 * maps * len(rungs), "scale": scale,
+               "matches": [{"score": t.score, "low": t.low, "high": t.high, "maps": t.maps, "scale": t.scale,
+                            "against": t.against} for t in rungs],
+               "out": written.get("out") if (written.get("round"), written.get("maps")) == (number, maps) else None}
+        for t in yardsticks.get(number, []):
+            if t.scale == scale:  # the trusted weights of this step (a step choosing the same scale shares them)
+                row[t.opponent] = {"score": t.score, "low": t.low, "high": t.high, "maps": t.maps}
         table.append(row)
     return table
 

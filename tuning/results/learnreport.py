@@ -53,12 +53,15 @@ def _page(store: LearnStore, image: str) -> str:
     trusted = "" if not trust else (
         "<h2>Trust step</h2><p class=note>After the TD games, the learner played itself with the weight of "
         "<code>v3_regret</code> scaled (each scale against the best so far, paired games on learning maps) and "
-        "kept the winner; the trusted weights then played the yardsticks on the held-out maps.</p>"
-        "<table id=\"trust\"><tr><th>after games</th><th>self-play matches</th><th>scale chosen</th>"
-        + "".join(f"<th>trusted vs {esc(n)}</th>" for n in yardsticks) + "</tr>"
-        + "".join(f"<tr><td>{r['games']:,}</td><td>"
+        "kept the winner; the trusted weights then played the yardsticks on the held-out maps. Each trust step "
+        "(one per <code>--trust-games</code> a checkpoint was given) is a row of its own.</p>"
+        "<table id=\"trust\"><tr><th>after games</th><th>trust games</th><th>self-play matches</th>"
+        "<th>scale chosen</th>" + "".join(f"<th>trusted vs {esc(n)}</th>" for n in yardsticks)
+        + "<th>--out</th></tr>"
+        + "".join(f"<tr><td>{r['games']:,}</td><td>{r['trust_games']:,}</td><td>"
                   + esc(matches_text(r))
                   + f"</td><td>x{r['scale']:g}</td>" + "".join(f"<td>{esc(_score(r.get(n)))}</td>" for n in yardsticks)
+                  + f"<td>{esc(str(r['out'])) + ' received these weights' if r['out'] else ''}</td>"
                   + "</tr>" for r in trust) + "</table>")
     figure = f'<img src="data:image/png;base64,{image}" alt="learning curve">' if image else \
         "<p class=note>No checkpoint scored yet (--score-every).</p>"

@@ -38,6 +38,9 @@ __all__ = ["LearnRun", "LearnCheckpoint", "LearnScore", "LearnTrust", "Checkpoin
 _ID = BigInteger().with_variant(Integer, "sqlite")
 
 
+_WRITTEN = "written"  # key of the run's definition: what --out last received (``LearnStore.written``)
+
+
 class _LearnBase(DeclarativeBase):
     pass
 
@@ -183,7 +186,7 @@ class LearnStore:
     def definition(self) -> dict | None:
         """The run's settings (its code records apart: ``code``)."""
         stored = self._stored()
-        return None if stored is None else {k: v for k, v in stored.items() if k != RUN_CODE}
+        return None if stored is None else {k: v for k, v in stored.items() if k not in (RUN_CODE, _WRITTEN)}
 
     def create_or_check(self, definition: dict, *, may_differ: tuple[str, ...] = ()) -> tuple[dict, bool]:
         """The run's definition: stored from ``definition`` if the run is new (True), else the
@@ -225,6 +228,16 @@ class LearnStore:
             conn.execute(sa.update(LearnRun).where(LearnRun.name == self.name)
                          .values(definition={**self._stored(), RUN_CODE: new}))
         return new
+
+    def written(self) -> dict:
+        """What ``--out`` last received: ``round``, ``maps`` (a rung's, of the trust step it came
+        from; None: the TD weights) and ``out``; empty before any write."""
+        return dict((self._stored() or {}).get(_WRITTEN) or {})
+
+    def note_written(self, round_: int, maps: int | None, out: str) -> None:
+        with self.storage.engine.begin() as conn:
+            conn.execute(sa.update(LearnRun).where(LearnRun.name == self.name).values(
+                definition={**self._stored(), _WRITTEN: {"round": round_, "maps": maps, "out": str(out)}}))
 
     def checkpoints(self) -> list[Checkpoint]:
         c = LearnCheckpoint

@@ -501,12 +501,36 @@ def parse_spec(data: Any, *, source: str = "study", base: str | Path | None = No
             if not os.path.isdir(bot["cwd"]):
                 raise SpecError(f"{source}: bot.cwd: folder {bot['cwd']} does not exist")
         data = {**data, "bot": bot}
+    start_file = None
     if isinstance(data.get("search"), dict) and "start" in data["search"]:
+        start_file = data["search"]["start"]
         data = _warm_start(data, source, base)
     try:
-        return StudySpec.model_validate(data)
+        spec = StudySpec.model_validate(data)
     except ValidationError as exc:
         raise SpecError(f"{source}: {first_error(exc, StudySpec)}") from None
+    if spec.start is not None:
+        _start_inside(spec, source, start_file)
+    return spec
+
+
+def _start_inside(spec: StudySpec, source: str, start_file: str) -> None:
+    """A warm start's values of the tuned coefficients must lie in their search ranges: else trial
+    0 plays a point outside the space, and the gain over the start file compares with a point the
+    search can never reach."""
+    coefs = {c.name: c for c in registry.registry(spec.policy)}
+    outside = []
+    for name, entry in spec.search.items():
+        if not isinstance(entry, SearchRange) or name not in spec.start:
+            continue
+        low = coefs[name].low if entry.low is None else entry.low  # the space's bounds (``build_space``)
+        high = coefs[name].high if entry.high is None else entry.high
+        if not low <= spec.start[name] <= high:
+            outside.append(f"{name} = {spec.start[name]:g} outside [{low:g}, {high:g}]")
+    if outside:
+        more = f" (and {len(outside) - 1} more)" if len(outside) > 1 else ""
+        raise SpecError(f"{source}: search.start: {start_file} sets {outside[0]}{more}, which the search can "
+                        "never reach; widen the range to hold the start or start from another file")
 
 
 def _warm_start(data: dict, source: str, base: str | Path | None) -> dict:

@@ -94,3 +94,21 @@ def test_a_warm_studys_export_and_status_name_the_difference_to_the_start_file(t
         assert best["reference"] == "the start file" and best["diff_vs_start_file"] == best["diff_vs_defaults"]
     finally:
         handle.close()
+
+
+def test_a_start_file_outside_the_search_ranges_is_refused_in_one_line(tmp_path):
+    # issue 32: trial 0 played a point outside the space, and "gain over the start file" compared
+    # with a point the search can never reach
+    _learned(tmp_path, lives=1.7, v3_line_score=5.5)  # v3_line_score is searched in [-2, 4]
+    with pytest.raises(SpecError) as info:
+        _spec(tmp_path)
+    line = str(info.value)
+    assert line == ("study.toml: search.start: learned.toml sets v3_line_score = 5.5 outside [-2, 4], which the "
+                    "search can never reach; widen the range to hold the start or start from another file")
+    _learned(tmp_path, lives=1.7, v3_line_score=-3.0)  # both outside: the first named, the count of the rest
+    data = tiny_spec_dict(policy=TD, search={"lives": {"low": -1.0, "high": 1.0},
+                                             "v3_line_score": {"low": -2.0, "high": 4.0}, "start": "learned.toml"})
+    with pytest.raises(SpecError, match=r"sets lives = 1.7 outside \[-1, 1\] \(and 1 more\)"):
+        parse_spec(data, source="study.toml", base=tmp_path)
+    _learned(tmp_path, lives=20.0, v3_line_score=-2.0)  # on the edges: inside
+    assert _spec(tmp_path).start["lives"] == 20.0

@@ -68,7 +68,9 @@ def _one(work: Path, address: str, rng: random.Random, patience: float) -> tuple
     proc = subprocess.Popen([sys.executable, "-m", "tuning", "launch", "sig.toml", "--storage", url,
                              "--ray-address", address],
                             cwd=work, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                            # the SIGINT sent must reach it, even from a run started with SIGINT ignored
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     target = rng.choice([0, 1, 5, 20, 40, 80, 150])
     started = time.monotonic()
     wait = rng.uniform(2, 8)

@@ -21,7 +21,9 @@ def test_a_real_sigint_to_tune_launch_leaves_a_resumable_study_with_nothing_lost
     url = f"sqlite:///{tmp_path}/studies/sig.db"
     proc = subprocess.Popen([sys.executable, "-m", "tuning", "launch", "sig.toml", "--ray-address", ray_cluster],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                            # the SIGINT sent must reach it, even from a run started with SIGINT ignored
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 240
         while len(read_digest(url, "sig").rows) < 40:  # well into the study, trials in flight

@@ -270,4 +270,33 @@ def warm_up(log: Callable[[str], None] = lambda line: None, *, processes: int = 
         step()
         spent[name] = round(time.perf_counter() - start, 2)
         log(f"{name}: {spent[name]:.1f} s")
+    start = time.perf_counter()
+    _ahead_of_time(_compiled_policies(all_bots), log)
+    spent[AOT_STEP] = round(time.perf_counter() - start, 2)
+    log(f"{AOT_STEP}: {spent[AOT_STEP]:.1f} s")
     return spent
+
+
+AOT_STEP = "bot programs ahead of time (ocean bot's first answer)"
+
+
+def _ahead_of_time(names, log: Callable[[str], None]) -> None:
+    """Build the ahead-of-time module (``ocean._aot``) of each policy ``names`` that has none
+    for this version and CPU. Without a C compiler (or if a build fails) ``ocean bot`` loads
+    its kernels through Numba, as before: one line says so."""
+    from ocean import _aot
+
+    for name in names:
+        kind = registry.POLICIES[name]
+        if _aot.load(kind) is not None:
+            continue
+        log(f"  {name}: compiling ahead of time...")
+        start = time.perf_counter()
+        try:
+            _aot.build(kind)
+        except Exception as exc:  # noqa: BLE001  (a missing compiler, a toolchain error: not fatal)
+            reason = str(exc).strip().splitlines()[-1:] or [type(exc).__name__]
+            log(f"  {name}: not compiled ahead of time ({reason[0][:160]}); `ocean bot --name {name}` "
+                "loads its kernels through Numba (its first answer about 300 ms later)")
+            continue
+        log(f"  {name}: {time.perf_counter() - start:.1f} s")

@@ -25,9 +25,10 @@ def _init_text(seed: int, me: int) -> str:
     return f"15 15 {me}\n" + "".join(row + "\n" for row in map_rows(generate_map(seed)))
 
 
-def time_start(args: list[str], init: str) -> tuple[float, float, str]:
+def time_start(args: list[str], init: str) -> tuple[float, float, str, float]:
     """Start ``python -m ocean bot ARGS``, its init lines written at once: (ms to its first
-    answer, ms to its second answer after its first turn's input, the first answer)."""
+    answer, ms to its second answer after its first turn's input, the first answer, the CPU ms
+    the process used in all: the figure least moved by other work on the machine)."""
     start = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "ocean", "bot", *args], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
@@ -48,8 +49,9 @@ def time_start(args: list[str], init: str) -> tuple[float, float, str]:
             raise ValueError(f"ocean bot {' '.join(args)} closed its output after its first answer")
     finally:
         proc.kill()
-        proc.wait()
-    return first_ms, second_ms, first.strip()
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+    return first_ms, second_ms, first.strip(), (usage.ru_utime + usage.ru_stime) * 1000.0
 
 
 def _figures(times: list[float]) -> dict:
@@ -61,8 +63,8 @@ def _figures(times: list[float]) -> dict:
 def run_first_answer_bench(*, starts: int = 20, args: tuple[str, ...] = (), progress: bool = True) -> dict:
     """``starts`` fresh starts of ``ocean bot ARGS`` and as many of the path of before (``--no-aot``),
     interleaved, on maps 1.. (player 0 and 1 in turn): median, p99, min and max of the first and
-    second answers' times, the ratio of the first answers' medians, the load average, and whether
-    both paths answered the same start cells."""
+    second answers' times and of each process's CPU time, the ratio of the first answers' medians,
+    the load average, and whether both paths answered the same start cells."""
     from ocean import _aot
     from ocean.bots import resolve_bot
 
@@ -72,15 +74,17 @@ def run_first_answer_bench(*, starts: int = 20, args: tuple[str, ...] = (), prog
     time_start(options, _init_text(1, 0))  # one start unmeasured: the files in the page cache
     time_start(options + ["--no-aot"], _init_text(1, 0))
     load_before = os.getloadavg()[0]
-    fast, fast2, old, old2, same = [], [], [], [], True
+    fast, fast2, old, old2, cpu, old_cpu, same = [], [], [], [], [], [], True
     for i in range(starts):
         init = _init_text(1 + i, i % 2)
-        a, a2, cell = time_start(options, init)
-        b, b2, old_cell = time_start(options + ["--no-aot"], init)
+        a, a2, cell, a_cpu = time_start(options, init)
+        b, b2, old_cell, b_cpu = time_start(options + ["--no-aot"], init)
         fast.append(a)
         fast2.append(a2)
         old.append(b)
         old2.append(b2)
+        cpu.append(a_cpu)
+        old_cpu.append(b_cpu)
         same = same and cell == old_cell
         if progress:
             print(f"start {i + 1}/{starts}: first answer {a:.0f} ms (before: {b:.0f} ms), "
@@ -89,5 +93,6 @@ def run_first_answer_bench(*, starts: int = 20, args: tuple[str, ...] = (), prog
             "first_answer": _figures(fast), "second_answer": _figures(fast2),
             "before_first_answer": _figures(old), "before_second_answer": _figures(old2),
             "median_ratio_to_before": round(float(np.median(fast) / np.median(old)), 3),
+            "cpu_ms": _figures(cpu), "before_cpu_ms": _figures(old_cpu),
             "same_start_cells": same,
             "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)]}

@@ -19,9 +19,6 @@ import hashlib
 import importlib.machinery
 import importlib.util
 import os
-import platform
-import shutil
-import tempfile
 
 from ocean._cache import cache_folder
 
@@ -41,6 +38,8 @@ def _cpu_key() -> str:
                     return hashlib.sha256(line.encode()).hexdigest()[:12]
     except OSError:
         pass
+    import platform
+
     return hashlib.sha256(f"{platform.machine()} {platform.processor()}".encode()).hexdigest()[:12]
 
 
@@ -73,6 +72,9 @@ def build(kind: int) -> str:
     """Compile the module of policy ``kind`` (Numba and a C compiler; tens of seconds, less on
     a warm kernel cache) and put it in place atomically; returns its path."""
     path = module_path(kind)  # of the source this process compiles, even if the files change meanwhile
+    import shutil
+    import tempfile
+
     import llvmlite.binding as ll
     import numpy as np
     from numba import typeof

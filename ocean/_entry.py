@@ -11,6 +11,7 @@ program) goes to ``ocean.cli`` as before, which says what is wrong in one line.
 """
 from __future__ import annotations
 
+import os
 import sys
 
 __all__ = ["main", "fast_bot"]
@@ -48,6 +49,9 @@ def fast_bot(args: list[str]) -> bool:
     options = _bot_options(args)
     if options is None:
         return False
+    # NumPy's OpenBLAS starts a thread per core when NumPy is imported, a fifth of the import's
+    # time; a bot never does linear algebra (its kernels are compiled code).
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from ocean.bots import resolve_bot
     from ocean.program import TextBot, run_program
 

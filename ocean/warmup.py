@@ -200,7 +200,7 @@ def _bot_program() -> None:
 
     rows = map_rows(generate_map(1))
     stdin = io.StringIO("15 15 0\n" + "".join(row + "\n" for row in rows))
-    run_program(resolve_bot("tunable"), 0, stdin=stdin, stdout=io.StringIO())
+    run_program(resolve_bot("tunable"), 0, stdin=stdin, stdout=io.StringIO(), aot=False)  # Numba's kernels
 
 
 def _games() -> None:

@@ -51,10 +51,17 @@ def _game_lines(seed: int, args: list[str], side: int) -> tuple[list, dict]:
     return played.outputs[side], played.verdict
 
 
-@pytest.mark.parametrize("seed, side, bot_seed", [(41, 0, 0), (42, 1, 5), (43, 0, -7)])
-def test_the_compiled_bot_plays_the_same_lines_as_before(tunable_module, seed, side, bot_seed):
-    fast, verdict = _game_lines(seed, ["--seed", str(bot_seed)], side)
-    before, verdict_before = _game_lines(seed, ["--seed", str(bot_seed), "--no-aot"], side)
+@pytest.mark.parametrize("seed, side, args", [(41, 0, []), (42, 1, ["--seed", "5"]), (43, 0, ["--seed", "-7"]),
+                                              (44, 1, ["--params", "{params}", "--seed", "9"])])
+def test_the_compiled_bot_plays_the_same_lines_as_before(tunable_module, tmp_path, seed, side, args):
+    from ocean.bots import coefficients as C
+
+    params = C.defaults()
+    params["stealth_weight"] = 0.9  # a coefficient file, as from `tune export`
+    C.save_params(params, tmp_path / "best.toml", provenance={"study": "test"})
+    args = [a.format(params=tmp_path / "best.toml") for a in args]
+    fast, verdict = _game_lines(seed, args, side)
+    before, verdict_before = _game_lines(seed, args + ["--no-aot"], side)
     assert verdict["disqualified"] == [None, None] and verdict["turns"] > 10
     assert fast == before and verdict == verdict_before
 

@@ -96,3 +96,14 @@ def test_the_command_line_still_answers_everything_else():
     wrong = _ocean("bot", "--name", "nobody", input="")
     assert wrong.returncode == 2 and "unknown bot 'nobody'" in wrong.stderr
     assert len(wrong.stderr.strip().splitlines()) == 1
+
+
+def test_the_benchmark_pairs_each_start_with_the_path_of_before(tunable_module):
+    import json
+
+    out = _ocean("bench", "--first-answer", "--games", "2", "--json", check=True, timeout=600)
+    figures = json.loads(out.stdout.splitlines()[-1])
+    assert figures["starts"] == 2 and figures["ahead_of_time_module"] is True and figures["same_start_cells"]
+    for key in ("first_answer", "second_answer", "before_first_answer", "cpu_ms", "before_cpu_ms"):
+        assert 0 < figures[key]["min_ms"] <= figures[key]["median_ms"] <= figures[key]["p99_ms"] <= figures[key]["max_ms"]
+    assert figures["median_ratio_to_before"] > 0

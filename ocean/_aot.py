@@ -30,7 +30,11 @@ FUNCTIONS = ("seed_rng", "start", "reset", "turn", "start_game", "play_line", "b
 
 def _cpu_key() -> str:
     """A short key of this machine's CPU (its instruction-set flags): a module compiled for one
-    CPU's instructions is never loaded on another that shares the cache folder."""
+    CPU's instructions is never loaded on another that shares the cache folder. With
+    NUMBA_CPU_NAME set (the Docker image's ``generic``), modules are compiled for that CPU and
+    keyed by its name, as Numba's own kernels."""
+    if os.environ.get("NUMBA_CPU_NAME"):
+        return "cpu-" + "".join(c if c.isalnum() else "_" for c in os.environ["NUMBA_CPU_NAME"])
     try:
         with open("/proc/cpuinfo") as info:
             for line in info:
@@ -143,7 +147,7 @@ def build(kind: int) -> str:
     with tempfile.TemporaryDirectory(dir=os.path.dirname(path)) as work:
         cc = CC(_name(kind))
         cc.output_dir = work
-        cc.target_cpu = ll.get_host_cpu_name()
+        cc.target_cpu = os.environ.get("NUMBA_CPU_NAME") or ll.get_host_cpu_name()  # as Numba's kernels
         for name, (signature, function) in exports.items():
             cc.export(name, signature)(function)
         cc.compile()

@@ -107,3 +107,11 @@ def test_the_benchmark_pairs_each_start_with_the_path_of_before(tunable_module):
     for key in ("first_answer", "second_answer", "before_first_answer", "cpu_ms", "before_cpu_ms"):
         assert 0 < figures[key]["min_ms"] <= figures[key]["median_ms"] <= figures[key]["p99_ms"] <= figures[key]["max_ms"]
     assert figures["median_ratio_to_before"] > 0
+
+
+def test_modules_are_kept_per_cpu_and_for_a_named_cpu_by_its_name(monkeypatch):
+    monkeypatch.delenv("NUMBA_CPU_NAME", raising=False)
+    host = _aot.module_path(3)
+    monkeypatch.setenv("NUMBA_CPU_NAME", "generic")  # the Docker image's kernels: for any x86-64 CPU
+    generic = _aot.module_path(3)
+    assert host != generic and "aot-cpu-generic" in generic and "aot-cpu-" not in host

@@ -1,4 +1,4 @@
 """``python -m ocean``: the same as the ``ocean`` command."""
-from ocean.cli import app
+from ocean._entry import main
 
-app(prog_name="ocean")
+main()

@@ -14,8 +14,6 @@ import shutil
 import time
 from pathlib import Path
 
-import numba
-
 
 def _source_digest() -> str:
     digest = hashlib.sha256()
@@ -36,10 +34,18 @@ def _root() -> str:
         os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "ocean-lab")
 
 
+def cache_folder() -> str:
+    """``<root>/ocean-<digest>``: this version's folder (no Numba imported: ``ocean._aot`` keeps
+    ``ocean bot``'s compiled modules there too)."""
+    return os.path.join(_root(), f"ocean-{_source_digest()}")
+
+
 def configure_cache() -> str:
     """Point Numba's cache at ``<root>/ocean-<digest>``; root is NUMBA_CACHE_DIR if set,
     else the user's cache folder; mark the folder used now. Returns the folder."""
-    folder = os.path.join(_root(), f"ocean-{_source_digest()}")
+    import numba
+
+    folder = cache_folder()
     numba.config.CACHE_DIR = folder
     try:
         os.makedirs(folder, exist_ok=True)

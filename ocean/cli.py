@@ -252,10 +252,12 @@ def bot(
     params: Optional[Path] = typer.Option(None, "--params", help="Coefficient file (TOML with a [coefficients] table, e.g. from `tune export`)."),
     name: Optional[str] = typer.Option(None, "--name", help=f"A panel bot (hunter-v1, ...) or policy ({', '.join(registry.POLICIES)})."),
     seed: int = typer.Option(0, "--seed", help="Seed of the bot's randomness (start cell, ties)."),
+    no_aot: bool = typer.Option(False, "--no-aot", hidden=True, help="Load the kernels through Numba even if `ocean warmup` compiled the bot ahead of time (the path of before: for `ocean bench --first-answer` and the tests)."),
 ) -> None:
     """Run a bot as a CodinGame program: map and turns on stdin, answers on stdout (for
     `ocean referee`, cg-brutaltester or CodinGame itself). Default: the tunable bot with
-    its default coefficients."""
+    its default coefficients. After `ocean warmup` its first answer takes about a tenth of
+    a second (the bot compiled ahead of time, no Numba to load)."""
     if "numba" not in sys.modules:
         # Numba probes SciPy's BLAS when it is imported, a quarter of a second of the one
         # a program has for its first answer; a bot never does linear algebra.
@@ -271,7 +273,7 @@ def bot(
                    f"run `{_warmup_command(spec.kind)}` after installing so the first answer is inside 1000 ms",
                    err=True)
     try:
-        run_program(spec, seed)
+        run_program(spec, seed, aot=False if no_aot else None)
     except (ValueError, IndexError) as exc:
         _fail(f"unexpected input from the referee: {exc}")
     except BrokenPipeError:
@@ -548,6 +550,7 @@ def bench(
     tracking: bool = typer.Option(False, "--tracking", help="Measure the opponent trackers instead of the engine."),
     bots: bool = typer.Option(False, "--bots", help="Measure the bots: decision time per panel bot, tunable-vs-panel games per second, `ocean bot` start-up."),
     program: Optional[str] = typer.Option(None, "--program", help="Measure games with this external program (command; {game_seed} allowed): the referee's own cost per turn, games per second in-process vs program and program vs program."),
+    first_answer: bool = typer.Option(False, "--first-answer", help="Measure `ocean bot`'s first and second answers over --games fresh starts (default 20), each paired with a start of the path of before (Numba loaded at start): median, p99, and the ratio of the medians."),
 ) -> None:
     """Measure the engine: player-turns and games per second on one core with random
     legal bots, map generation rate, cold compile time (what `ocean warmup` compiles, in a
@@ -555,12 +558,19 @@ def bench(
     on that cache). With
     --tracking: candidate cells after 10/20/40 turns and tracker update cost. With --bots:
     decision time per bot and games per second of the v1 and v2 tunable bots against the panel."""
-    if sum((tracking, bots, program is not None)) > 1:
-        _fail("choose one of --tracking, --bots and --program")
-    games = games if games is not None else (400 if tracking else 200 if bots else 40 if program else 20000)
-    if games < 10:
-        _fail(f"--games must be at least 10, got {games}")
-    if program is not None:
+    if sum((tracking, bots, program is not None, first_answer)) > 1:
+        _fail("choose one of --tracking, --bots, --program and --first-answer")
+    games = games if games is not None else 400 if tracking else 200 if bots else 40 if program else 20 if first_answer else 20000
+    if games < (2 if first_answer else 10):
+        _fail(f"--games must be at least {2 if first_answer else 10}, got {games}")
+    if first_answer:
+        from benchmarks.firstanswer import run_first_answer_bench
+
+        try:
+            figures = run_first_answer_bench(starts=games, progress=not as_json)
+        except (ValueError, OSError) as exc:
+            _fail(str(exc))
+    elif program is not None:
         from benchmarks.engine import run_programs_bench
 
         try:

@@ -4,6 +4,7 @@ import numpy as np
 from ocean._jit import kernel
 
 from ocean._jrandom import java_next_int, java_seed
+from ocean._text import parse_rows
 from ocean.constants import CELLS, HEIGHT, WIDTH
 
 __all__ = ["generate_map", "map_rows", "parse_rows", "validate_seed"]
@@ -115,10 +116,3 @@ def generate_map(seed: int) -> np.ndarray:
 def map_rows(island: np.ndarray) -> list[str]:
     """The 15 map rows as the referee sends them: 'x' island, '.' water."""
     return ["".join("x" if island[y * WIDTH + x] else "." for x in range(WIDTH)) for y in range(HEIGHT)]
-
-
-def parse_rows(rows: list[str]) -> np.ndarray:
-    """Island mask from 15 rows of 15 'x'/'.' characters (for hand-drawn boards and replays)."""
-    if len(rows) != HEIGHT or any(len(r) != WIDTH or set(r) - set("x.") for r in rows):
-        raise ValueError("a map is 15 rows of 15 characters, each 'x' (island) or '.' (water)")
-    return np.array([1 if ch == "x" else 0 for row in rows for ch in row], dtype=np.uint8)

@@ -4,27 +4,66 @@ The program keeps a shadow of the game state: its own submarine exactly (it play
 own lines through the rules), the opponent's life and orders as the input shows them.
 The bot kernels read the shadow as they read the real state in compiled games, so the
 same bot plays the same way through either door.
+
+The kernels come from the policy's ahead-of-time module when ``ocean warmup`` built one
+(``ocean._aot``: NumPy only, no Numba import, the first answer in well under 150 ms), else
+through Numba (its import and the cached kernels: about 300 ms more). This module imports no
+Numba itself.
 """
 from __future__ import annotations
 
 import sys
-from typing import TextIO
+from typing import NamedTuple, TextIO
 
 import numpy as np
 
-from ocean import _rules
-from ocean import _state as S
-from ocean.board import build_board
+from ocean import _layout as S
+from ocean._text import format_line, parse_rows, parse_summary
 from ocean.bots import BotSpec
-from ocean.bots._baselines import seed_rng
-from ocean.bots._slots import MEM_SIZE, load_slots
 from ocean.constants import ACTION_FIELDS, ERR_NONE, MAX_LINE_ACTIONS, POWER_COST, SONAR_NA, SONAR_NO, SONAR_YES, WIDTH
-from ocean.maps import parse_rows
-from ocean.protocol import format_line, parse_summary
 
-__all__ = ["run_program", "TextBot"]
+__all__ = ["run_program", "TextBot", "Kernels", "bot_kernels"]
 
 _FAR = -1000  # the opponent's cell in the shadow: out of reach of every blast
+
+
+class Kernels(NamedTuple):
+    """What ``ocean bot`` calls: the policy's three slots, the rules' ``start_game`` and
+    ``play_line``, ``build_board_kernel``, ``seed_rng``, and the words of a bot's memory."""
+
+    seed_rng: object
+    start: object
+    reset: object
+    turn: object
+    start_game: object
+    play_line: object
+    build_board: object
+    mem_size: int
+    ahead_of_time: bool  # from the policy's compiled module (``ocean._aot``), not through Numba
+
+
+def bot_kernels(kind: int, aot: bool | None = None) -> Kernels:
+    """The kernels of policy ``kind``: from its ahead-of-time module if there is one (``aot``
+    None), only from it (True: ValueError if ``ocean warmup`` built none), or through Numba
+    (False: compiled or loaded from the cache now)."""
+    if aot is not False:
+        from ocean import _aot
+
+        module = _aot.load(kind)
+        if module is not None:
+            return Kernels(module.seed_rng, module.start, module.reset, module.turn, module.start_game,
+                           module.play_line, module.build_board, int(module.mem_size()), True)
+        if aot:
+            raise ValueError(f"no ahead-of-time module for policy kind {kind}: run `ocean warmup` (--all for "
+                             "the bots compiled on first use)")
+    from ocean import _rules
+    from ocean.board import build_board_kernel
+    from ocean.bots._baselines import seed_rng
+    from ocean.bots._slots import MEM_SIZE, load_slots
+
+    start, reset, turn = load_slots(kind)  # compiled or loaded now
+    return Kernels(seed_rng, start, reset, turn, _rules.start_game, _rules.play_line, build_board_kernel,
+                   MEM_SIZE, False)
 
 
 def _wrap_int64(value: int) -> np.int64:
@@ -32,27 +71,26 @@ def _wrap_int64(value: int) -> np.int64:
     return np.int64((value + 2**63) % 2**64 - 2**63)
 
 
-def _begin(board, slots, seed, me, rng, mem, state) -> int:
+def _begin(board, k: Kernels, seed, me, rng, mem, state) -> int:
     """Seed the bot, pick its start cell, reset its memory and the shadow state (the same
     kernels, in the same order, as a compiled game's start)."""
-    start_kernel, reset_kernel, _ = slots
-    seed_rng(rng, _wrap_int64(int(seed) * 2 + me))
-    start = int(start_kernel(board, rng))
-    reset_kernel(board, mem)
-    _rules.start_game(state, board, start, ERR_NONE, start, ERR_NONE)
+    k.seed_rng(rng, _wrap_int64(int(seed) * 2 + me))
+    start = int(k.start(board, rng))
+    k.reset(board, mem)
+    k.start_game(state, board, start, ERR_NONE, start, ERR_NONE)
     opp = _player_base(1 - me)
     state[opp + S.CELL] = _FAR
     state[opp + S.VISITED:opp + S.VISITED + 4] = 0
     return start
 
 
-def _turn(slots, state, board, me, mem, rng, out, coefs, no_trace) -> int:
+def _turn(k: Kernels, state, board, me, mem, rng, out, coefs, no_trace) -> int:
     """One decision on the shadow, then our line played on it as the referee will."""
-    n = int(slots[2](state, board, me, mem, rng, out, coefs))
+    n = int(k.turn(state, board, me, mem, rng, out, coefs))
     state[S.END] = 0
     state[S.ACTIONS] = 0
     state[_player_base(1 - me) + S.CELL] = _FAR
-    _rules.play_line(state, board, out, n, no_trace)
+    k.play_line(state, board, out, n, no_trace)
     return n
 
 
@@ -65,7 +103,7 @@ def _read_turn(state: np.ndarray, me: int, lines: list[str]) -> None:
     answer; the opponent's life and orders."""
     fields = [int(v) for v in lines[0].split()]
     x, y, my_life, opp_life = fields[:4]
-    mine, theirs = S.player_base(me), S.player_base(1 - me)
+    mine, theirs = _player_base(me), _player_base(1 - me)
     cell = y * WIDTH + x
     if state[mine + S.CELL] != cell:
         state[mine + S.CELL] = cell  # only if a line of ours was not played as sent
@@ -93,15 +131,16 @@ def _read_line(stdin: TextIO) -> str:
 class TextBot:
     """An in-process bot behind the text door: it reads the lines a CodinGame program reads
     and answers the line it would print. Seeded by the game seed as in compiled games, so it
-    plays the same lines through either door."""
+    plays the same lines through either door. ``aot``: where its kernels come from
+    (``bot_kernels``)."""
 
-    def __init__(self, spec: BotSpec, seed: int = 0) -> None:
+    def __init__(self, spec: BotSpec, seed: int = 0, *, aot: bool | None = None) -> None:
         self.spec = spec
         self.seed = int(seed)
         self.kind = spec.kind
-        self.slots = load_slots(self.kind)  # the kernels the games loop calls, compiled or loaded now
+        self.kernels = bot_kernels(self.kind, aot)  # the kernels the games loop calls, ready now
         self.coefs = spec.vector()
-        self.mem = np.empty(MEM_SIZE, dtype=np.int64)
+        self.mem = np.empty(self.kernels.mem_size, dtype=np.int64)
         self.state = np.zeros(S.STATE_SIZE, dtype=np.int64)
         self.rng = np.empty(1, dtype=np.uint64)
         self.out = np.zeros((MAX_LINE_ACTIONS, ACTION_FIELDS), dtype=np.int64)
@@ -111,29 +150,32 @@ class TextBot:
 
     def start(self, init_lines: list[str], *, warm: bool = False) -> str:
         """The start cell ("x y") for the init lines ("15 15 id" and the map rows). With
-        ``warm``, one throwaway decision first loads every compiled kernel of a turn."""
+        ``warm``, one throwaway decision first loads every compiled kernel of a turn (Numba's
+        kernels load on first call; an ahead-of-time module is loaded whole already)."""
         _, height, self.me = (int(v) for v in init_lines[0].split())
         rows = [line.rstrip("\r\n") for line in init_lines[1:1 + height]]
-        self.board = build_board(parse_rows(rows))
-        if warm:
-            start = _begin(self.board, self.slots, np.int64(self.seed), self.me, self.rng, self.mem, self.state)
+        self.board = self.kernels.build_board(parse_rows(rows))
+        if warm and not self.kernels.ahead_of_time:
+            start = _begin(self.board, self.kernels, np.int64(self.seed), self.me, self.rng, self.mem, self.state)
             _read_turn(self.state, self.me, [f"{start % WIDTH} {start // WIDTH} 6 6 3 4 6 3", "NA", "NA"])
-            _turn(self.slots, self.state, self.board, self.me, self.mem, self.rng, self.out, self.coefs,
+            _turn(self.kernels, self.state, self.board, self.me, self.mem, self.rng, self.out, self.coefs,
                   self.no_trace)
-        start = _begin(self.board, self.slots, np.int64(self.seed), self.me, self.rng, self.mem, self.state)
+        start = _begin(self.board, self.kernels, np.int64(self.seed), self.me, self.rng, self.mem, self.state)
         return f"{start % WIDTH} {start // WIDTH}"
 
     def turn(self, lines: list[str]) -> str:
         """The answer to one turn's three input lines."""
         _read_turn(self.state, self.me, lines)
-        n = _turn(self.slots, self.state, self.board, self.me, self.mem, self.rng, self.out, self.coefs,
+        n = _turn(self.kernels, self.state, self.board, self.me, self.mem, self.rng, self.out, self.coefs,
                   self.no_trace)
         return format_line(self.out, n)
 
 
-def run_program(spec: BotSpec, seed: int = 0, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
-    """Play one game as a CodinGame program; returns the number of turns answered."""
-    bot = TextBot(spec, seed)
+def run_program(spec: BotSpec, seed: int = 0, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout, *,
+                aot: bool | None = None, bot: TextBot | None = None) -> int:
+    """Play one game as a CodinGame program; returns the number of turns answered. ``aot``:
+    where the kernels come from (``bot_kernels``); ``bot``: ``TextBot(spec, seed)`` made already."""
+    bot = bot if bot is not None else TextBot(spec, seed, aot=aot)
     try:
         first = _read_line(stdin)
         height = int(first.split()[1])

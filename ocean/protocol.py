@@ -9,6 +9,7 @@ import unicodedata
 import numpy as np
 
 from ocean import _state as S
+from ocean._text import _WORD_KIND, _direction, format_line, parse_summary
 from ocean.board import WATER
 from ocean.constants import (
     ACT_MINE, ACT_MOVE, ACT_SILENCE, ACT_SONAR, ACT_SURFACE, ACT_TORPEDO, ACT_TRIGGER,
@@ -25,8 +26,6 @@ __all__ = ["parse_line", "parse_start", "format_line", "init_lines", "turn_input
 _JAVA_BLANKS = "".join(chr(i) for i in range(0x21))  # String.trim strips every char <= U+0020
 _START_ANSWER = re.compile(r"[0-9]{1,2} [0-9]{1,2}")
 _INT_MIN, _INT_MAX = -(1 << 31), (1 << 31) - 1
-_WORD_KIND = {"MOVE": ACT_MOVE, "SURFACE": ACT_SURFACE, "TORPEDO": ACT_TORPEDO, "SONAR": ACT_SONAR,
-              "SILENCE": ACT_SILENCE, "MINE": ACT_MINE, "TRIGGER": ACT_TRIGGER}
 
 
 def java_trim(text: str) -> str:
@@ -55,10 +54,6 @@ def java_parse_int(text: str) -> int | None:
         value = value * 10 + digit
     value *= sign
     return value if _INT_MIN <= value <= _INT_MAX else None
-
-
-def _direction(word: str) -> int:
-    return DIRECTION_LETTERS.index(word) if len(word) == 1 and word in DIRECTION_LETTERS else -1
 
 
 def _encode_piece(kind: int, words: list[str]) -> tuple[int, int, int, int]:
@@ -153,31 +148,6 @@ def parse_start(answer: str, board: np.ndarray) -> tuple[int, int]:
     return y * WIDTH + x, ERR_NONE
 
 
-def format_line(actions: np.ndarray, n: int | None = None) -> str:
-    """The text a program would print for well-formed encoded rows (inverse of parse_line)."""
-    parts = []
-    for kind, a, b, error in actions[: len(actions) if n is None else n]:
-        if error != ERR_NONE:
-            raise ValueError(f"cannot print a malformed action (error code {error})")
-        if kind == ACT_MOVE:
-            parts.append(f"MOVE {DIRECTION_LETTERS[a]}" + (f" {POWER_NAMES[b]}" if b != NO_POWER else ""))
-        elif kind == ACT_SURFACE:
-            parts.append("SURFACE")
-        elif kind == ACT_TORPEDO:
-            parts.append(f"TORPEDO {a} {b}")
-        elif kind == ACT_SONAR:
-            parts.append(f"SONAR {a}")
-        elif kind == ACT_SILENCE:
-            parts.append(f"SILENCE {DIRECTION_LETTERS[a]} {b}")
-        elif kind == ACT_MINE:
-            parts.append(f"MINE {DIRECTION_LETTERS[a]}")
-        elif kind == ACT_TRIGGER:
-            parts.append(f"TRIGGER {a} {b}")
-        else:
-            raise ValueError(f"unknown action kind {kind}")
-    return "|".join(parts)
-
-
 def init_lines(rows: list[str], player: int) -> list[str]:
     """The lines a program receives before its start answer."""
     return [f"{WIDTH} {HEIGHT} {player}"] + list(rows)
@@ -202,33 +172,6 @@ def summary_text(state: np.ndarray, player: int) -> str:
         elif kind == ACT_MINE:
             parts.append("MINE")
     return "|".join(parts) if parts else "NA"
-
-
-def parse_summary(text: str) -> np.ndarray:
-    """The opponent's orders as a program receives them (``summary_text``) back into
-    (kind, a, b) rows; ValueError on anything the referee would not have written."""
-    text = text.strip()
-    rows = []
-    if text != "NA":
-        for piece in text.split("|"):
-            words = piece.split(" ")
-            kind = _WORD_KIND.get(words[0], -1)
-            arity = {ACT_MOVE: 1, ACT_SURFACE: 1, ACT_TORPEDO: 2, ACT_TRIGGER: 2, ACT_SONAR: 1,
-                     ACT_SILENCE: 0, ACT_MINE: 0}.get(kind, -1)
-            if arity < 0 or len(words) != arity + 1:
-                raise ValueError(f"not an order summary: {piece!r}")
-            if kind == ACT_MOVE:
-                d = _direction(words[1])
-                if d < 0:
-                    raise ValueError(f"not an order summary: {piece!r}")
-                rows.append((kind, d, 0))
-            else:
-                try:
-                    args = [int(w) for w in words[1:]]
-                except ValueError:
-                    raise ValueError(f"not an order summary: {piece!r}") from None
-                rows.append((kind, *(args + [0, 0])[:2]))
-    return np.array(rows, dtype=np.int64).reshape(-1, 3)
 
 
 def turn_input(state: np.ndarray, player: int) -> list[str]:

@@ -183,6 +183,12 @@ def _side(all_bots: bool = False) -> None:
 
 def _start_side(all_bots: bool) -> subprocess.Popen | None:
     """Start the helper process on the same package and cache folder as this one."""
+    return _start_helper(f"from ocean.warmup import _side; _side({all_bots})")
+
+
+def _start_helper(code: str) -> subprocess.Popen | None:
+    """``python -c CODE`` on the same package and cache folder as this process (None if it
+    cannot start: then everything compiles here, only slower)."""
     import numba
 
     import ocean
@@ -194,10 +200,10 @@ def _start_side(all_bots: bool) -> subprocess.Popen | None:
     # configure_cache() puts the folder of this source digest under NUMBA_CACHE_DIR.
     env["NUMBA_CACHE_DIR"] = str(Path(numba.config.CACHE_DIR).parent)
     try:
-        return subprocess.Popen([sys.executable, "-c", f"from ocean.warmup import _side; _side({all_bots})"], env=env,
+        return subprocess.Popen([sys.executable, "-c", code], env=env,
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     except OSError:
-        return None  # then everything compiles here, only slower
+        return None
 
 
 def _bot_program() -> None:
@@ -207,7 +213,7 @@ def _bot_program() -> None:
 
     rows = map_rows(generate_map(1))
     stdin = io.StringIO("15 15 0\n" + "".join(row + "\n" for row in rows))
-    run_program(resolve_bot("tunable"), 0, stdin=stdin, stdout=io.StringIO())
+    run_program(resolve_bot("tunable"), 0, stdin=stdin, stdout=io.StringIO(), aot=False)  # Numba's kernels
 
 
 def _games() -> None:
@@ -283,4 +289,59 @@ def warm_up(log: Callable[[str], None] = lambda line: None, *, processes: int = 
         step()
         spent[name] = round(time.perf_counter() - start, 2)
         log(f"{name}: {spent[name]:.1f} s")
+    log(f"{AOT_STEP}: building the modules this version and CPU lack ...")
+    start = time.perf_counter()
+    _ahead_of_time(_compiled_policies(all_bots), log, processes)
+    spent[AOT_STEP] = round(time.perf_counter() - start, 2)
+    log(f"{AOT_STEP}: {spent[AOT_STEP]:.1f} s")
     return spent
+
+
+AOT_STEP = "bot programs ahead of time (ocean bot's first answer)"
+
+
+def _ahead_of_time(names, log: Callable[[str], None], processes: int = 2) -> None:
+    """Build the ahead-of-time module (``ocean._aot``) of each policy ``names`` that has none
+    for this version and CPU, every second one in a helper process when ``processes`` > 1 (each
+    build is mostly the C compiler and LLVM on one core). Without a C compiler (or if a build
+    fails) ``ocean bot`` loads its kernels through Numba, as before: one line says so."""
+    from ocean import _aot
+
+    missing = [name for name in names if _aot.load(registry.POLICIES[name]) is None]
+    there = missing[1::2] if processes > 1 else []
+    helper = _start_helper(f"from ocean.warmup import _aot_side; _aot_side({there!r})") if there else None
+    if helper is not None:
+        log(f"  {', '.join(there)}: compiling ahead of time in a helper process...")
+    for name in missing if helper is None else [n for n in missing if n not in there]:
+        _build_logged(name, log)
+    if helper is not None:
+        helper.wait()
+        for name in there:  # what the helper could not build is tried here, and said
+            if _aot.load(registry.POLICIES[name]) is None:
+                _build_logged(name, log)
+
+
+def _build_logged(name: str, log: Callable[[str], None]) -> None:
+    from ocean import _aot
+
+    log(f"  {name}: compiling ahead of time...")
+    start = time.perf_counter()
+    try:
+        _aot.build(registry.POLICIES[name])
+    except Exception as exc:  # noqa: BLE001  (a missing compiler, a toolchain error: not fatal)
+        reason = str(exc).strip().splitlines()[-1:] or [type(exc).__name__]
+        log(f"  {name}: not compiled ahead of time ({reason[0][:160]}); `ocean bot --name {name}` "
+            "loads its kernels through Numba (its first answer about 300 ms later)")
+        return
+    log(f"  {name}: {time.perf_counter() - start:.1f} s")
+
+
+def _aot_side(names: list[str]) -> None:
+    """The helper process's builds (``python -c``); a failure is left for the main process to say."""
+    from ocean import _aot
+
+    for name in names:
+        try:
+            _aot.build(registry.POLICIES[name])
+        except Exception:  # noqa: BLE001
+            pass

@@ -100,13 +100,16 @@ def test_help_is_available_on_every_command():
 
 def test_warmup_loads_every_kernel_family_and_the_bot_then_starts_without_the_hint():
     out = _ocean("warmup")
-    families = ["bot program (ocean bot)", "in-process games (arena, studies)", "replays and tracking"]
-    # each family said before it loads (a newcomer sees what it is doing), then its time
+    from ocean.warmup import AOT_STEP
+
+    families = ["bot program (ocean bot)", "in-process games (arena, studies)", "replays and tracking", AOT_STEP]
+    # each step said before it runs (a newcomer sees what it is doing), then its time; indented
+    # lines: the kernels compiled and each ahead-of-time module built (none once built)
     said = [line for line in out.stderr.splitlines() if not line.startswith(("  ", "compiling the kernels"))]
     lines = [line.split(":")[0] for line in said]
     expected = [f for f in families for _ in range(2)]
     assert lines in (expected, ["parallel compile (2 processes)"] + expected), out.stderr  # the latter: empty cache
-    assert [line.endswith("...") for line in said[-6:]] == [True, False] * 3
+    assert [line.endswith("...") for line in said[-8:]] == [True, False] * 4
     assert out.stdout.startswith("compiled kernels ready in ")
     quiet = subprocess.run([sys.executable, "-m", "ocean", "bot"], input="", capture_output=True, text=True)
     assert quiet.returncode == 0 and quiet.stderr == ""

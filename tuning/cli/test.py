@@ -116,11 +116,21 @@ def write_report(name: str, storage: Optional[str], out: Path) -> bool:
     return True
 
 
+def _folder(cwd: Path) -> str:
+    """``--cwd`` as an absolute folder (one line if it is none)."""
+    from tuning.errors import TuningError
+
+    if not cwd.is_dir():
+        raise TuningError(f"--cwd {str(cwd)!r} is not a folder")
+    return str(cwd.resolve())
+
+
 @user_errors
 def test(
     name: str = typer.Argument(..., help="Test name (its games go to the study database under it)."),
-    new: Optional[str] = typer.Option(None, "--new", help="The bot to test: a panel bot, a policy, params:FILE "
-                                                          "or a frozen program (as a panel takes)."),
+    new: Optional[str] = typer.Option(None, "--new", help="The bot to test: a panel bot, a policy, params:FILE, "
+                                                          "a frozen program (as a panel takes) or any command "
+                                                          "line as cmd:\"CMD\" ({game_seed}, {turn_ms} filled in)."),
     base: Optional[str] = typer.Option(None, "--base", help="The bot it must beat (same forms as --new)."),
     panel: Optional[str] = typer.Option(None, "--panel", help="A gauntlet: both bots against each opponent of this "
                                                               "panel (or bot names, comma-separated) on the same "
@@ -141,6 +151,8 @@ def test(
     first_turn_ms: Optional[int] = typer.Option(None, "--first-turn-ms", help="Its time for the first turn, ms "
                                                                               "(default 1000)."),
     time_scale: Optional[float] = typer.Option(None, "--time-scale", help="Programs' time limits x this (default 1)."),
+    cwd: Optional[Path] = typer.Option(None, "--cwd", help="Working directory of the cmd: bots (default: the current "
+                                                           "one); a test carried on keeps its bots' folders."),
     storage: Optional[str] = typer.Option(None, "--storage", help=_STORAGE_HELP),
     ray_address: Optional[str] = typer.Option(None, "--ray-address", help=_RAY_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object as the last line."),
@@ -153,7 +165,8 @@ def test(
 
     options = TestOptions(new=new, base=base, panel=panel, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta,
                           normalized=normalized, max_games=max_games, seed=seed, batch_pairs=batch_pairs,
-                          turn_ms=turn_ms, first_turn_ms=first_turn_ms, time_scale=time_scale)
+                          turn_ms=turn_ms, first_turn_ms=first_turn_ms, time_scale=time_scale,
+                          cwd=None if cwd is None else _folder(cwd))
     run_test(name, options, storage=storage, ray_address=ray_address, as_json=as_json,
              allow_code_change=allow_code_change)
 

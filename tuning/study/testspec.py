@@ -154,6 +154,7 @@ class TestOptions:
     turn_ms: int | None = None
     first_turn_ms: int | None = None
     time_scale: float | None = None
+    cwd: str | None = None  # where cmd: bots start; a stored test keeps its bots' folders
 
     def given(self) -> dict:
         return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None}
@@ -163,9 +164,9 @@ def _flag(key: str) -> str:
     return "--" + key.replace("_", "-")
 
 
-def _bot(option: str, name: str) -> BotSpec:
+def _bot(option: str, name: str, cwd: str | None = None) -> BotSpec:
     try:
-        return resolve_bot(name)
+        return resolve_bot(name, cwd=cwd)
     except ValueError as exc:  # a bad params file is a ValueError too
         raise SpecError(f"{option}: {exc}") from None
 
@@ -202,7 +203,7 @@ def build_spec(name: str, options: TestOptions) -> TestSpec:
         missing = " and ".join(f for f, v in (("--new", options.new), ("--base", options.base)) if v is None)
         raise SpecError(f"no test named {name!r} yet: a new test needs {missing} (e.g. tune test {name} "
                         "--new tunable-v3 --base tunable-v2)")
-    new, base = _bot("--new", options.new), _bot("--base", options.base)
+    new, base = _bot("--new", options.new, options.cwd), _bot("--base", options.base, options.cwd)
     opponents = None if options.panel is None else _opponents(options.panel)
     try:
         default = Settings()
@@ -257,8 +258,10 @@ def mismatches(stored: TestSpec, options: TestOptions) -> list[str]:
     """The given options that differ from the stored test, as "--flag GIVEN (the test has STORED)"."""
     out = []
     for key, value in options.given().items():
+        if key == "cwd":
+            continue  # it only says where the cmd: bots given beside it start
         if key in ("new", "base"):
-            bot = _bot(_flag(key), value)
+            bot = _bot(_flag(key), value, options.cwd)
             have = getattr(stored, key)
             if not _same_bot(bot, have):
                 what = "other coefficients" if bot.name == have.name else have.name

@@ -76,3 +76,25 @@ def test_a_study_and_a_test_never_share_a_name(tmp_path):
     create_study(parse_spec(tiny_spec_dict(name="tiny")), url).close()
     with pytest.raises(Exception, match="'tiny' is a study in .*give the test another name"):
         open_test("tiny", url, TestOptions(new="random", base="chaser"))
+
+
+def test_command_line_bots_are_tested_from_the_folder_cwd_names(workdir, ray_cluster):
+    # issue 36: tune test had no --cwd, and its help did not say that cmd: bots work
+    import shutil
+    import sys
+    from pathlib import Path
+
+    bots = workdir / "bots"
+    bots.mkdir()
+    shutil.copy(Path(__file__).resolve().parents[2] / "programs" / "knob.py", bots / "knob.py")
+    knob = f'cmd:"{sys.executable} knob.py --skill {{skill}} --seed {{game_seed}}"'
+    args = ["--new", knob.replace("{skill}", "0.95"), "--base", knob.replace("{skill}", "0.3"), "--cwd", "bots",
+            "--max-games", "8", "--batch-pairs", "2", "--time-scale", "20", "--ray-address", ray_cluster]
+    out = last_json(run_tune("test", "knobs", *args, "--json", cwd=workdir, timeout=600))
+    assert out["games"] == 8 and out["result"] in ("H0", "H1", "max")
+    # carried on from another folder (nothing left to play): the bots keep the folder they were given
+    again = run_tune("test", "knobs", "--json", "--storage", f"sqlite:///{workdir}/studies/knobs.db", cwd=bots)
+    assert last_json(again)["games"] == 8
+    refused = run_tune("test", "other", *args[:4], "--cwd", "nowhere", cwd=workdir, check=False)
+    assert refused.returncode == 2 and refused.stderr.strip() == "error: --cwd 'nowhere' is not a folder"
+    assert "cmd:" in run_tune("test", "--help", cwd=workdir).stdout

@@ -35,7 +35,8 @@ def test_v3_against_v2_accepts_h1_and_the_test_reads_back(workdir, ray_cluster):
     assert "H1 accepted" in text and "outcomes: LL" in text
 
     report = run_tune("report", "v3v2", "--out", "v3v2.html", cwd=workdir)
-    assert "v3v2_llr.png" in report.stdout and (workdir / "v3v2_llr.png").stat().st_size > 5000
+    figure = workdir / "v3v2_figures" / "llr.png"
+    assert "llr.png" in report.stdout and figure.stat().st_size > 5000
     page = (workdir / "v3v2.html").read_text()
     assert "H1 accepted" in page and 'id="outcomes"' in page
 

@@ -227,6 +227,7 @@ def bot(
     params: Optional[Path] = typer.Option(None, "--params", help="Coefficient file (TOML with a [coefficients] table, e.g. from `tune export`)."),
     name: Optional[str] = typer.Option(None, "--name", help=f"A panel bot (hunter-v1, ...) or policy ({', '.join(registry.POLICIES)})."),
     seed: int = typer.Option(0, "--seed", help="Seed of the bot's randomness (start cell, ties)."),
+    turn_ms: Optional[int] = typer.Option(None, "--turn-ms", help="Milliseconds per answer: a searching bot (tunable-v4) stops its search at half of it, whatever its iteration budget; pass {turn_ms} under `ocean referee` or a study. Default: the budget alone."),
 ) -> None:
     """Run a bot as a CodinGame program: map and turns on stdin, answers on stdout (for
     `ocean referee`, cg-brutaltester or CodinGame itself). Default: the tunable bot with
@@ -246,7 +247,9 @@ def bot(
                    f"run `{_warmup_command(spec.kind)}` after installing so the first answer is inside 1000 ms",
                    err=True)
     try:
-        run_program(spec, seed)
+        if turn_ms is not None and turn_ms <= 0:
+            _fail(f"--turn-ms must be positive, got {turn_ms}")
+        run_program(spec, seed, turn_ms=turn_ms)
     except (ValueError, IndexError) as exc:
         _fail(f"unexpected input from the referee: {exc}")
     except BrokenPipeError:

@@ -22,8 +22,9 @@ from ocean.constants import ACTION_FIELDS, ERR_NONE, MAX_LINE_ACTIONS, POWER_COS
 from ocean.maps import parse_rows
 from ocean.protocol import format_line, parse_summary
 
-__all__ = ["run_program", "TextBot"]
+__all__ = ["run_program", "TextBot", "SEARCH_SHARE"]
 
+SEARCH_SHARE = 0.5  # of the time per answer, what a clocked search may spend
 _FAR = -1000  # the opponent's cell in the shadow: out of reach of every blast
 
 
@@ -46,9 +47,13 @@ def _begin(board, slots, seed, me, rng, mem, state) -> int:
     return start
 
 
-def _turn(slots, state, board, me, mem, rng, out, coefs, no_trace) -> int:
-    """One decision on the shadow, then our line played on it as the referee will."""
-    n = int(slots[2](state, board, me, mem, rng, out, coefs))
+def _turn(slots, state, board, me, mem, rng, out, coefs, no_trace, clock=None) -> int:
+    """One decision on the shadow, then our line played on it as the referee will. ``clock``:
+    (the policy's clocked turn, seconds its search may take), or None for the turn kernel."""
+    if clock is None:
+        n = int(slots[2](state, board, me, mem, rng, out, coefs))
+    else:
+        n = int(clock[0](state, board, me, mem, rng, out, coefs, clock[1]))
     state[S.END] = 0
     state[S.ACTIONS] = 0
     state[_player_base(1 - me) + S.CELL] = _FAR
@@ -95,7 +100,7 @@ class TextBot:
     and answers the line it would print. Seeded by the game seed as in compiled games, so it
     plays the same lines through either door."""
 
-    def __init__(self, spec: BotSpec, seed: int = 0) -> None:
+    def __init__(self, spec: BotSpec, seed: int = 0, turn_ms: int | None = None) -> None:
         self.spec = spec
         self.seed = int(seed)
         self.kind = spec.kind
@@ -108,6 +113,15 @@ class TextBot:
         self.no_trace = np.zeros((0, S.STATE_SIZE + 4), dtype=np.int64)
         self.board = None
         self.me = 0
+        # A policy with a clocked search (the registry's ``clock``) told its time per answer
+        # searches for SEARCH_SHARE of it: the rest is reading, writing and the process's jitter.
+        self.clock = None
+        if turn_ms is not None and self.kind is not None:
+            from ocean.bots.registry import policy_of_kind, resolve
+
+            entry = policy_of_kind(self.kind)
+            if entry.clock is not None:
+                self.clock = (resolve(entry.clock), max(0.0, turn_ms * SEARCH_SHARE) / 1000.0)
 
     def start(self, init_lines: list[str], *, warm: bool = False) -> str:
         """The start cell ("x y") for the init lines ("15 15 id" and the map rows). With
@@ -127,13 +141,15 @@ class TextBot:
         """The answer to one turn's three input lines."""
         _read_turn(self.state, self.me, lines)
         n = _turn(self.slots, self.state, self.board, self.me, self.mem, self.rng, self.out, self.coefs,
-                  self.no_trace)
+                  self.no_trace, self.clock)
         return format_line(self.out, n)
 
 
-def run_program(spec: BotSpec, seed: int = 0, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
-    """Play one game as a CodinGame program; returns the number of turns answered."""
-    bot = TextBot(spec, seed)
+def run_program(spec: BotSpec, seed: int = 0, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout,
+                turn_ms: int | None = None) -> int:
+    """Play one game as a CodinGame program; returns the number of turns answered. ``turn_ms``:
+    the time per answer, for a policy whose search stops on the clock (``tunable-v4``)."""
+    bot = TextBot(spec, seed, turn_ms)
     try:
         first = _read_line(stdin)
         height = int(first.split()[1])

@@ -5,8 +5,9 @@ A node is a position of ours: a copy of the game state (our cell, path, lives, c
 the opponent's lives), where the opponent can believe we are (``N_VIEW``), and the greedy's
 lines there (``_greedy``: the ``width`` best, each an edge with its score). One iteration:
 
-1. descend from the root by UCB1 over the edges' mean values (``ucb_c``), each edge counting
-   its greedy score as its first visit;
+1. descend from the root: at a node, the first of its lines (in the greedy's order) never
+   looked ahead, else UCB1 over the edges' mean values (``ucb_c``), each edge counting its
+   greedy score as its first visit;
 2. at the first edge with no child for this iteration's draw, play the edge's line on a copy of
    the parent's state through the rules (``_rules.play_line``), the opponent put on the drawn
    cell: that is where its TORPEDO and TRIGGER deal what they deal;
@@ -254,6 +255,8 @@ def _ucb_edge(node, c, work):
     first = n_first[node]
     total = 0
     for e in range(first, first + n_count[node]):
+        if e_visits[e] == 1:
+            return e  # every line is looked ahead once before UCB1 compares them (greedy order)
         total += e_visits[e]
     log_total = math.log(max(total, 1))
     best = -1e300

@@ -26,7 +26,8 @@ def clocked_turn(state, board, p, mem, rng, out, coefs, seconds: float) -> int:
     if v4_begin(state, board, p, mem, rng, coefs, work) > 1:
         done = 1
         while done < total and time.perf_counter() < deadline:
-            done = int(iterate(board, tables, coefs, rng, work, min(done + SLICE, total)))
-            if done < min(done + SLICE, total):
+            target = min(done + SLICE, total)
+            done = int(iterate(board, tables, coefs, rng, work, target))
+            if done < target:
                 break  # the node arrays are full
     return int(v4_finish(state, board, p, rng, out, coefs, work))

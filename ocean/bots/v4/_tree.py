@@ -12,8 +12,8 @@ lines there (``_greedy``: the ``width`` best, each an edge with its score). One 
    the parent's state through the rules (``_rules.play_line``), the opponent put on the drawn
    cell: that is where its TORPEDO and TRIGGER deal what they deal;
 3. run the greedy at the new node (the opponent stays uncertain there: the root's fields);
-4. back its best score up the path: an edge's value from a child is its score, with the shot's
-   expected value replaced by what the shot dealt, plus ``lookahead_weight`` times (the child's
+4. back its best score up the path: an edge's value from a child is its score (``realized_shots``
+   of its shot's expected value replaced by what the shot dealt to the draw), plus ``lookahead_weight`` times (the child's
    value minus the parent's best score).
 
 The opponent's state is drawn at the root (``determinizations`` cells, with chance by the
@@ -50,7 +50,8 @@ SC_DRAWS = 8  # opponent cells drawn at the root
 SC_WIDTH = 9
 SC_DEPTH = 10
 SC_ITERATIONS = 11  # iterations run so far (the root's expansion is the first)
-SC_SIZE = 12
+SC_REALIZED = 12  # share of a shot's expected value replaced by what it deals to the draw
+SC_SIZE = 13
 _DEAD = -10.0  # reward of a line the rules refuse (never expected: lines are legal where they are made)
 _UNIFORM = 1 << 24
 
@@ -221,7 +222,7 @@ def _make_child(board, parent, e, d, tables, coefs, rng, work):
     if opp_after == 0:
         dealt += coefs[K_KILL]
     own = life_before - max(state[me + S.LIFE], 0) - surface
-    reward = e_score[e] - e_shot[e] + dealt - own
+    reward = e_score[e] + sc[SC_REALIZED] * (dealt - own - e_shot[e])
     if state[me + S.ERROR] != 0:
         reward = _DEAD
     n_reward[node] = reward

@@ -4,7 +4,7 @@ compiles nothing (``bots.registry``)."""
 from ocean.bots.coefficients import COEFFICIENTS_V3, VECTOR_SIZE, Coefficient
 
 SEARCH: tuple[Coefficient, ...] = (
-    Coefficient("iterations", 48, 1, 400,
+    Coefficient("iterations", 16, 1, 400,
                 "search budget: tree iterations a turn, each one greedy evaluation of every line at a new node "
                 "(1: v3's move exactly). Work, never time: a game is reproducible on any machine", integer=True),
     Coefficient("ucb_c", 0.01, 0.0, 2.0,
@@ -21,7 +21,11 @@ SEARCH: tuple[Coefficient, ...] = (
                 "(0: every candidate cell alike; 1: the tracker's weighted states)"),
     Coefficient("width", 8, 1, 16,
                 "lines kept at a node (the greedy's best, in order); the rest are never searched", integer=True),
-    Coefficient("lookahead_weight", 1.0, 0.0, 1.0,
+    Coefficient("realized_shots", 0.0, 0.0, 1.0,
+                "how much of a shot's expected value (its TORPEDO's and TRIGGER's) a transition replaces by what "
+                "it deals to the drawn opponent (0: the expectation, as the greedy scores it; 1: the draw's "
+                "outcome, which one draw makes noisy)"),
+    Coefficient("lookahead_weight", 0.25, 0.0, 1.0,
                 "how much a line's value moves to what the greedy can do after it: a backed-up value is the "
                 "line's score plus this times (the child's value minus the parent's best score)"),
 )

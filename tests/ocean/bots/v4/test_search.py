@@ -63,6 +63,8 @@ def _cpu_of_clocked_turn(seconds, coefs):
 
 def test_the_clock_stops_a_large_budget_in_time():
     coefs = _v4(iterations=300).vector()
-    _cpu_of_clocked_turn(0.0, coefs)  # compiled or loaded before timing
+    _cpu_of_clocked_turn(0.0, coefs)  # every kernel compiled or loaded before timing
+    _cpu_of_clocked_turn(60.0, coefs)
+    full = _cpu_of_clocked_turn(60.0, coefs)
     # CPU time, not the wall clock: the machine running the tests may be busy.
-    assert _cpu_of_clocked_turn(0.0, coefs) < 0.25 * _cpu_of_clocked_turn(60.0, coefs)
+    assert _cpu_of_clocked_turn(0.0, coefs) < 0.5 * min(full, _cpu_of_clocked_turn(60.0, coefs))

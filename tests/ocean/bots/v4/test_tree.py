@@ -48,6 +48,7 @@ def _search(cell, opponent, charges, believed, iterations, *, opp_life=6, rows=O
     sc[T.SC_TABLE], sc[T.SC_TABLE_WEIGHT], sc[T.SC_SILENCE_SHARE] = table, weight, share
     sc[T.SC_UCB] = v["ucb_c"]
     sc[T.SC_LOOKAHEAD] = v["lookahead_weight"]
+    sc[T.SC_REALIZED] = v["realized_shots"]
     sc[T.SC_P] = 0
     sc[T.SC_DRAWS] = 1
     sc[T.SC_WIDTH] = min(int(v["width"]), MAX_WIDTH)
@@ -75,10 +76,10 @@ def test_a_kill_only_a_two_turn_line_finds_is_found():
     work, greedy = _search(cell, opponent, [1, 0, 0, 0], believed, 1, opp_life=1)
     edges = work[1]
     assert edges[4][greedy][0, 0] == ACT_MOVE and edges[4][greedy][0, 1] != EAST  # v3 steps elsewhere
-    work, chosen = _search(cell, opponent, [1, 0, 0, 0], believed, 20, opp_life=1)
+    work, chosen = _search(cell, opponent, [1, 0, 0, 0], believed, 20, opp_life=1, lookahead_weight=1.0)
     nodes, edges = work[0], work[1]
     assert edges[4][chosen][0, 0] == ACT_MOVE and edges[4][chosen][0, 1] == EAST
     assert edges[4][chosen][0, 2] == TORPEDO  # and charges the TORPEDO for it
     mean = edges[2][chosen] / edges[3][chosen]
-    assert mean > edges[0][chosen] + 1.0  # the kill, seen below the root
+    assert mean > edges[0][chosen] + 1.0  # the kill, seen below the root (the whole lookahead weighed)
     assert nodes[4][0] > 1

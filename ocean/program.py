@@ -132,8 +132,9 @@ class TextBot:
         if warm:
             start = _begin(self.board, self.slots, np.int64(self.seed), self.me, self.rng, self.mem, self.state)
             _read_turn(self.state, self.me, [f"{start % WIDTH} {start // WIDTH} 6 6 3 4 6 3", "NA", "NA"])
+            # A clocked search's own kernels load here too, not in the first 50 ms turn.
             _turn(self.slots, self.state, self.board, self.me, self.mem, self.rng, self.out, self.coefs,
-                  self.no_trace)
+                  self.no_trace, self.clock)
         start = _begin(self.board, self.slots, np.int64(self.seed), self.me, self.rng, self.mem, self.state)
         return f"{start % WIDTH} {start // WIDTH}"
 

@@ -253,14 +253,12 @@ def bot(
     name: Optional[str] = typer.Option(None, "--name", help=f"A panel bot (hunter-v1, ...) or policy ({', '.join(registry.POLICIES)})."),
     seed: int = typer.Option(0, "--seed", help="Seed of the bot's randomness (start cell, ties)."),
     no_aot: bool = typer.Option(False, "--no-aot", hidden=True, help="Load the kernels through Numba even if `ocean warmup` compiled the bot ahead of time (the path of before: for `ocean bench --first-answer` and the tests)."),
+    turn_ms: Optional[int] = typer.Option(None, "--turn-ms", help="Milliseconds per answer: a searching bot (tunable-v4) stops its search at half of it, whatever its iteration budget; pass {turn_ms} under `ocean referee` or a study. Default: the budget alone."),
 ) -> None:
-    """Run a bot as a CodinGame program: map and turns on stdin, answers on stdout (for
-    `ocean referee`, cg-brutaltester or CodinGame itself). Default: the tunable bot with
-    its default coefficients. After `ocean warmup` its first answer takes about a tenth of
-    a second (the bot compiled ahead of time, no Numba to load)."""
-    if "numba" not in sys.modules:
-        # Numba probes SciPy's BLAS when it is imported, a quarter of a second of the one
-        # a program has for its first answer; a bot never does linear algebra.
+    """Run a bot as a CodinGame program: map and turns on stdin, answers on stdout (for `ocean referee`,
+    cg-brutaltester or CodinGame itself). Default: the tunable bot with its default coefficients. After
+    `ocean warmup` its first answer takes about a tenth of a second (compiled ahead of time, no Numba)."""
+    if "numba" not in sys.modules:  # Numba probes SciPy's BLAS on import: 0.25 s of a first answer, for nothing
         sys.modules["scipy"] = None
     from ocean.program import run_program
     from ocean.warmup import program_is_compiled
@@ -273,7 +271,9 @@ def bot(
                    f"run `{_warmup_command(spec.kind)}` after installing so the first answer is inside 1000 ms",
                    err=True)
     try:
-        run_program(spec, seed, aot=False if no_aot else None)
+        if turn_ms is not None and turn_ms <= 0:
+            _fail(f"--turn-ms must be positive, got {turn_ms}")
+        run_program(spec, seed, aot=False if no_aot else None, turn_ms=turn_ms)
     except (ValueError, IndexError) as exc:
         _fail(f"unexpected input from the referee: {exc}")
     except BrokenPipeError:

@@ -22,8 +22,9 @@ from ocean._text import format_line, parse_rows, parse_summary
 from ocean.bots import BotSpec
 from ocean.constants import ACTION_FIELDS, ERR_NONE, MAX_LINE_ACTIONS, POWER_COST, SONAR_NA, SONAR_NO, SONAR_YES, WIDTH
 
-__all__ = ["run_program", "TextBot", "Kernels", "bot_kernels"]
+__all__ = ["run_program", "TextBot", "Kernels", "bot_kernels", "SEARCH_SHARE"]
 
+SEARCH_SHARE = 0.5  # of the time per answer, what a clocked search may spend
 _FAR = -1000  # the opponent's cell in the shadow: out of reach of every blast
 
 
@@ -84,9 +85,13 @@ def _begin(board, k: Kernels, seed, me, rng, mem, state) -> int:
     return start
 
 
-def _turn(k: Kernels, state, board, me, mem, rng, out, coefs, no_trace) -> int:
-    """One decision on the shadow, then our line played on it as the referee will."""
-    n = int(k.turn(state, board, me, mem, rng, out, coefs))
+def _turn(k: Kernels, state, board, me, mem, rng, out, coefs, no_trace, clock=None) -> int:
+    """One decision on the shadow, then our line played on it as the referee will. ``clock``:
+    (the policy's clocked turn, seconds its search may take), or None for the turn kernel."""
+    if clock is None:
+        n = int(k.turn(state, board, me, mem, rng, out, coefs))
+    else:
+        n = int(clock[0](state, board, me, mem, rng, out, coefs, clock[1]))
     state[S.END] = 0
     state[S.ACTIONS] = 0
     state[_player_base(1 - me) + S.CELL] = _FAR
@@ -134,7 +139,7 @@ class TextBot:
     plays the same lines through either door. ``aot``: where its kernels come from
     (``bot_kernels``)."""
 
-    def __init__(self, spec: BotSpec, seed: int = 0, *, aot: bool | None = None) -> None:
+    def __init__(self, spec: BotSpec, seed: int = 0, turn_ms: int | None = None, *, aot: bool | None = None) -> None:
         self.spec = spec
         self.seed = int(seed)
         self.kind = spec.kind
@@ -147,6 +152,15 @@ class TextBot:
         self.no_trace = np.zeros((0, S.STATE_SIZE + 4), dtype=np.int64)
         self.board = None
         self.me = 0
+        # A policy with a clocked search (the registry's ``clock``) told its time per answer
+        # searches for SEARCH_SHARE of it: the rest is reading, writing and the process's jitter.
+        self.clock = None
+        if turn_ms is not None and self.kind is not None:
+            from ocean.bots.registry import policy_of_kind, resolve
+
+            entry = policy_of_kind(self.kind)
+            if entry.clock is not None:
+                self.clock = (resolve(entry.clock), max(0.0, turn_ms * SEARCH_SHARE) / 1000.0)
 
     def start(self, init_lines: list[str], *, warm: bool = False) -> str:
         """The start cell ("x y") for the init lines ("15 15 id" and the map rows). With
@@ -155,11 +169,12 @@ class TextBot:
         _, height, self.me = (int(v) for v in init_lines[0].split())
         rows = [line.rstrip("\r\n") for line in init_lines[1:1 + height]]
         self.board = self.kernels.build_board(parse_rows(rows))
-        if warm and not self.kernels.ahead_of_time:
+        if warm and (not self.kernels.ahead_of_time or self.clock is not None):
             start = _begin(self.board, self.kernels, np.int64(self.seed), self.me, self.rng, self.mem, self.state)
             _read_turn(self.state, self.me, [f"{start % WIDTH} {start // WIDTH} 6 6 3 4 6 3", "NA", "NA"])
+            # A clocked search's own kernels load here too, not in the first 50 ms turn.
             _turn(self.kernels, self.state, self.board, self.me, self.mem, self.rng, self.out, self.coefs,
-                  self.no_trace)
+                  self.no_trace, self.clock)
         start = _begin(self.board, self.kernels, np.int64(self.seed), self.me, self.rng, self.mem, self.state)
         return f"{start % WIDTH} {start // WIDTH}"
 
@@ -167,15 +182,16 @@ class TextBot:
         """The answer to one turn's three input lines."""
         _read_turn(self.state, self.me, lines)
         n = _turn(self.kernels, self.state, self.board, self.me, self.mem, self.rng, self.out, self.coefs,
-                  self.no_trace)
+                  self.no_trace, self.clock)
         return format_line(self.out, n)
 
 
-def run_program(spec: BotSpec, seed: int = 0, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout, *,
-                aot: bool | None = None, bot: TextBot | None = None) -> int:
-    """Play one game as a CodinGame program; returns the number of turns answered. ``aot``:
-    where the kernels come from (``bot_kernels``); ``bot``: ``TextBot(spec, seed)`` made already."""
-    bot = bot if bot is not None else TextBot(spec, seed, aot=aot)
+def run_program(spec: BotSpec, seed: int = 0, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout,
+                turn_ms: int | None = None, *, aot: bool | None = None, bot: TextBot | None = None) -> int:
+    """Play one game as a CodinGame program; returns the number of turns answered. ``turn_ms``:
+    the time per answer, for a policy whose search stops on the clock (``tunable-v4``); ``aot``:
+    where the kernels come from (``bot_kernels``); ``bot``: ``TextBot(spec, seed, turn_ms)`` made already."""
+    bot = bot if bot is not None else TextBot(spec, seed, turn_ms, aot=aot)
     try:
         first = _read_line(stdin)
         height = int(first.split()[1])

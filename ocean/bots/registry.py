@@ -74,6 +74,10 @@ class Policy:
     description: str  # one line
     warmup: bool = True  # compiled by ``ocean warmup``; else on first use or by ``ocean warmup --all``
     studies: bool = True  # a study file may tune it (``policy = ...``), if it reads coefficients
+    # A search that can also stop on the wall clock: "module:attribute" of a Python function
+    # f(state, board, p, mem, rng, out, coefs, seconds) -> rows that ``ocean bot --turn-ms`` calls
+    # instead of the turn kernel, stopping its search ``seconds`` from now; None: none.
+    clock: str | None = None
 
     @property
     def tunable(self) -> bool:
@@ -114,6 +118,11 @@ TABLE: tuple[Policy, ...] = (
            turn="ocean.bots.td._turn:td_turn", memory="ocean.bots.td._turn:TD_MEM",
            coefficients="ocean.bots.td.coefficients:COEFFICIENTS_TD", frozen=False, warmup=False,
            description="v3's search scored by a linear advantage learned by TD self-play (bots/td/)"),
+    Policy("tunable-v4", kind=7, start=f"{_V1}:roomy_start", reset="ocean.bots.v3._observe:v3_reset",
+           turn="ocean.bots.v4._turn:v4_turn", memory="ocean.bots.v4._turn:V4_MEM",
+           coefficients="ocean.bots.v4.coefficients:COEFFICIENTS_V4", frozen=False, warmup=False,
+           clock="ocean.bots.v4._clock:clocked_turn",
+           description="seed 002's tree search over v3's lines, for an iteration budget (bots/v4/)"),
 )
 
 POLICIES: dict[str, int] = {p.name: p.kind for p in TABLE}

@@ -1,0 +1,122 @@
+"""The v4 search against v3 (issue 34): paired in-process games on held-out maps, and the cost
+of a decision, for v4 at its defaults or at the values given.
+
+    python -m benchmarks.v4search --games 1000 --json
+    python -m benchmarks.v4search --games 200 --set iterations=16,64 --set ucb_c=0.01,0.3
+
+Each ``--set NAME=V1,V2,...`` is one sweep: every value of it is played with the other
+coefficients at their defaults (sweeps do not combine). Maps are held out (seeds from 900,000,
+never in a study's seed bank); each map is played twice with the sides swapped, so the score's
+interval is over pairs (``ocean.stats.pair_estimate``). ``--workers`` splits the maps over
+processes (the figures are the same for any count: a game is a pure function of its seeds).
+Decision time is CPU time per v4 decision over whole games against v3 (``--time-games`` maps),
+mean and p99, beside v3's own over the same games.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+__all__ = ["run", "play", "decision_cost"]
+
+HELD_OUT = 900_000
+
+
+def _spec(values: dict):
+    from ocean.bots import BotSpec, coefficients as C
+
+    return BotSpec("tunable-v4", "tunable-v4", {**C.defaults("tunable-v4"), **values})
+
+
+def _chunk(args) -> np.ndarray:
+    from ocean.bots import resolve_bot
+    from ocean.match import play_pairs
+
+    values, seeds, opponent = args
+    return play_pairs(_spec(values), resolve_bot(opponent), np.asarray(seeds, dtype=np.int64)).score_a()
+
+
+def play(values: dict, games: int, opponent: str = "tunable-v3", workers: int = 1) -> dict:
+    """v4 at ``values`` against ``opponent`` over ``games`` games (games // 2 held-out maps)."""
+    from ocean.stats import pair_estimate
+
+    seeds = list(range(HELD_OUT, HELD_OUT + max(1, games // 2)))
+    parts = [seeds[i::workers] for i in range(workers)]
+    start = time.perf_counter()
+    if workers == 1:
+        scores = [_chunk((values, seeds, opponent))]
+        order = [seeds]
+    else:
+        with ProcessPoolExecutor(workers) as pool:
+            scores = list(pool.map(_chunk, [(values, part, opponent) for part in parts]))
+        order = parts
+    by_seed = {}
+    for part, score in zip(order, scores):
+        for k, seed in enumerate(part):
+            by_seed[seed] = score[2 * k:2 * k + 2]
+    flat = np.concatenate([by_seed[s] for s in seeds])
+    e = pair_estimate(flat)
+    return {"values": values, "opponent": opponent, "games": int(len(flat)), "score": round(e.mean, 3),
+            "low": round(e.low, 3), "high": round(e.high, 3), "seconds": round(time.perf_counter() - start, 1)}
+
+
+def decision_cost(values: dict, games: int = 10) -> dict:
+    """CPU microseconds per decision (mean, p99, max) of v4 at ``values`` and of v3, each over
+    whole games against v3 on ``games`` held-out maps."""
+    from benchmarks.engine import _decision_times
+    from ocean.bots import resolve_bot
+
+    v3 = resolve_bot("tunable-v3")
+    seeds = np.arange(HELD_OUT, HELD_OUT + games, dtype=np.int64)
+    out = {}
+    for name, spec in (("tunable-v4", _spec(values)), ("tunable-v3", v3)):
+        _decision_times(spec, v3, seeds[:1])  # compiled or loaded first
+        cpu: list[float] = []
+        _decision_times(spec, v3, seeds, cpu)
+        out[name] = {"cpu_mean_us": round(float(np.mean(cpu)), 1), "cpu_p99_us": round(float(np.percentile(cpu, 99)), 1),
+                     "cpu_max_us": round(float(np.max(cpu)), 1), "decisions": len(cpu)}
+    return out
+
+
+def _parse_sets(sets: list[str]) -> list[dict]:
+    from ocean.bots import coefficients as C
+
+    known = set(C.names("tunable-v4"))
+    runs = []
+    for item in sets:
+        name, _, values = item.partition("=")
+        if name not in known or not values:
+            raise SystemExit(f"--set {item!r}: give NAME=V1,V2 with a v4 coefficient name")
+        runs += [{name: float(v)} for v in values.split(",")]
+    return runs
+
+
+def run(games: int, sets: list[str], workers: int, time_games: int, opponent: str) -> list[dict]:
+    rows = []
+    for values in (_parse_sets(sets) if sets else [{}]):
+        row = play(values, games, opponent, workers)
+        if time_games > 0:
+            row["decision_cost"] = decision_cost(values, time_games)
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--set", action="append", default=[], dest="sets")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--time-games", type=int, default=0, help="maps to time decisions on (0: none)")
+    parser.add_argument("--opponent", default="tunable-v3")
+    parser.add_argument("--json", action="store_true", help="(rows are printed as JSON lines either way)")
+    args = parser.parse_args()
+    run(args.games, args.sets, args.workers, args.time_games, args.opponent)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,332 @@
+"""Seed 002's tree over v3's lines, in preallocated arrays (``new_work``: nothing is allocated
+per node).
+
+A node is a position of ours: a copy of the game state (our cell, path, lives, charges, mines;
+the opponent's lives), where the opponent can believe we are (``N_VIEW``), and the greedy's
+lines there (``_greedy``: the ``width`` best, each an edge with its score). One iteration:
+
+1. descend from the root: at a node, the first of its lines (in the greedy's order) never
+   looked ahead, else UCB1 over the edges' mean values (``ucb_c``), each edge counting its
+   greedy score as its first visit;
+2. at the first edge with no child for this iteration's draw, play the edge's line on a copy of
+   the parent's state through the rules (``_rules.play_line``), the opponent put on the drawn
+   cell: that is where its TORPEDO and TRIGGER deal what they deal;
+3. run the greedy at the new node (the opponent stays uncertain there: the root's fields);
+4. back its best score up the path: an edge's value from a child is its score (``realized_shots``
+   of its shot's expected value replaced by what the shot dealt to the draw), plus ``lookahead_weight`` times (the child's
+   value minus the parent's best score).
+
+The opponent's state is drawn at the root (``determinizations`` cells, with chance by the
+tracker's weights to the power ``draw_weight``), iterations cycling through the draws; each draw
+makes its own children under the root's edges, and their subtrees inherit it. With one
+iteration nothing is drawn and the root's best edge is v3's line.
+"""
+import math
+
+import numpy as np
+
+from ocean._jit import copy_into, kernel
+
+from ocean import _rules
+from ocean import _state as S
+from ocean.bots._baselines import rand_below
+from ocean.bots.v2._fields import NO_TARGET, blast_values
+from ocean.bots.v3._lines import AT_END, LINE_FIELDS, MAX_LINES, opponent_view
+from ocean.bots.v3._turn import C_AT, C_ROW, C_TARGET, CHOSEN_SIZE, K_KILL, NO_LINE, write_line
+from ocean.bots.v4._greedy import MAX_CANDIDATES, greedy_scratch, score_candidates, top_candidates
+from ocean.constants import ACT_SURFACE, ACTION_FIELDS, CELLS, MAX_LINE_ACTIONS
+from ocean.tracking._query import lowest_bit
+
+# Scalars of a search (``new_work``'s ``sc``).
+SC_TABLE = 0  # the opponent's answer table (v3's answer_table)
+SC_TABLE_WEIGHT = 1
+SC_SILENCE_SHARE = 2
+SC_UCB = 3
+SC_LOOKAHEAD = 4
+SC_NODES = 5  # nodes made so far
+SC_EDGES = 6
+SC_P = 7  # our player id
+SC_DRAWS = 8  # opponent cells drawn at the root
+SC_WIDTH = 9
+SC_DEPTH = 10
+SC_ITERATIONS = 11  # iterations run so far (the root's expansion is the first)
+SC_REALIZED = 12  # share of a shot's expected value replaced by what it deals to the draw
+SC_SIZE = 13
+_DEAD = -10.0  # reward of a line the rules refuse (never expected: lines are legal where they are made)
+_UNIFORM = 1 << 24
+
+__all__ = ["new_work", "expand", "iterate", "root_choice", "draw_cells"]
+
+
+@kernel
+def new_work(max_nodes, width, draws):
+    """Every array one turn's search uses, allocated once: (nodes, edges, fields, scratch)."""
+    max_edges = max_nodes * width
+    nodes = (np.empty((max_nodes, S.STATE_SIZE), dtype=np.int64),  # state
+             np.empty((max_nodes, CELLS), dtype=np.int64),  # where the opponent can believe we are
+             np.empty(max_nodes, dtype=np.int64),  # how many of them
+             np.empty(max_nodes, dtype=np.int64),  # first edge
+             np.empty(max_nodes, dtype=np.int64),  # edge count
+             np.empty(max_nodes, dtype=np.int64),  # depth (root 0)
+             np.empty(max_nodes, dtype=np.int64),  # terminal: 1
+             np.empty(max_nodes),  # the greedy's best score there
+             np.empty(max_nodes))  # reward of the edge that made it
+    edges = (np.empty(max_edges),  # greedy score
+             np.empty(max_edges),  # the score's expected shot value
+             np.empty(max_edges),  # sum of backed-up values (the score counted once)
+             np.empty(max_edges, dtype=np.int64),  # visits (the score counted once)
+             np.empty((max_edges, MAX_LINE_ACTIONS, ACTION_FIELDS), dtype=np.int64),  # the encoded line
+             np.empty(max_edges, dtype=np.int64),  # its rows
+             np.empty((max_edges, 4), dtype=np.int64),  # the opponent's view after it, as a bitboard
+             np.empty((max_edges, max(draws, 1)), dtype=np.int64),  # child per draw (-1: none)
+             np.empty((max_edges, CHOSEN_SIZE), dtype=np.int64))  # its C_* slots (the root's are written)
+    fields = (np.zeros(CELLS),  # probs: where the opponent is
+              np.zeros((8, CELLS)),  # blast values by the opponent's lives
+              np.zeros(8, dtype=np.int64),  # which lives' values are computed
+              np.zeros(CELLS),  # danger
+              np.empty(max(draws, 1), dtype=np.int64),  # drawn opponent cells
+              np.zeros(SC_SIZE))
+    scratch = (np.empty((MAX_LINES, LINE_FIELDS), dtype=np.int64),  # lines at a node
+               np.empty((MAX_LINES, LINE_FIELDS), dtype=np.int64),  # the root's lines, kept
+               np.empty(MAX_CANDIDATES), np.empty(MAX_CANDIDATES),
+               np.empty((MAX_CANDIDATES, CHOSEN_SIZE), dtype=np.int64),
+               np.empty(16, dtype=np.int64),  # top candidates
+               np.empty(CELLS, dtype=np.int64), np.empty(CELLS, dtype=np.int64), np.zeros(CELLS, dtype=np.int64),
+               np.empty(4, dtype=np.int64),  # charges copy
+               np.empty(64, dtype=np.int64), np.empty(64, dtype=np.int64),  # path: nodes, edges
+               np.zeros((0, S.STATE_SIZE + 4), dtype=np.int64))  # play_line's trace (none)
+    return nodes, edges, fields, scratch, greedy_scratch()
+
+
+@kernel
+def values_for(board, fields, opp_life, coefs):
+    """Blast values against the opponent with ``opp_life`` lives (v3's, computed once per life)."""
+    probs, values, have, _, _, _ = fields
+    life = min(max(opp_life, 1), 7)
+    if have[life] == 0:
+        blast_values(board, probs, life, coefs[K_KILL], values[life])
+        have[life] = 1
+    return values[life]
+
+
+@kernel
+def expand(board, node, tables, coefs, rng, work):
+    """Run the greedy at ``node`` and make its edges (the ``width`` best candidates). Returns
+    the greedy's best score (NO_LINE: no line)."""
+    nodes, edges, fields, scratch, greedy = work
+    n_state, n_view, n_nview, n_first, n_count, _, n_terminal, n_best, _ = nodes
+    e_score, e_shot, e_sum, e_visits, e_out, e_nout, e_view, e_child, e_chosen = edges
+    probs, _, _, danger, _, sc = fields
+    lines, root_lines, cand_score, cand_shot, cand, order, view, tmp, mark, charges, _, _, _ = scratch
+    state = n_state[node]
+    p = int(sc[SC_P])
+    base = S.player_base(p)
+    cell = state[base + S.CELL]
+    life = state[base + S.LIFE]
+    opp_life = max(state[S.player_base(1 - p) + S.LIFE], 1)
+    for k in range(4):
+        charges[k] = state[base + S.CHARGE + k]
+    values = values_for(board, fields, opp_life, coefs)
+    n_cand = score_candidates(board, state, base, cell, life, opp_life, charges, probs, values, danger, n_view[node],
+                              n_nview[node], tables, int(sc[SC_TABLE]), sc[SC_TABLE_WEIGHT], sc[SC_SILENCE_SHARE],
+                              coefs, rng, lines, greedy, cand_score, cand_shot, cand)
+    k = top_candidates(cand_score, n_cand, int(sc[SC_WIDTH]), order)
+    first = int(sc[SC_EDGES])
+    n_first[node] = first
+    n_count[node] = k
+    n_terminal[node] = 0
+    draws = e_child.shape[1]
+    for j in range(k):
+        i = order[j]
+        e = first + j
+        e_score[e] = cand_score[i]
+        e_shot[e] = cand_shot[i]
+        e_sum[e] = cand_score[i]
+        e_visits[e] = 1
+        for q in range(CHOSEN_SIZE):
+            e_chosen[e, q] = cand[i, q]
+        for d in range(draws):
+            e_child[e, d] = -1
+        for q in range(4):
+            charges[q] = state[base + S.CHARGE + q]
+        rows, _ = write_line(board, cell, charges, lines, cand[i], e_out[e])
+        e_nout[e] = rows
+        target = cand[i, C_TARGET]
+        at = cand[i, C_AT] if target != NO_TARGET else AT_END
+        n = opponent_view(board, lines, cand[i, C_ROW], cell, n_view[node], n_nview[node], at, target, view, tmp,
+                          mark)
+        for w in range(4):
+            e_view[e, w] = 0
+        for q in range(n):
+            c = view[q]
+            e_view[e, c >> 6] |= np.int64(1) << (c & 63)
+    if node == 0:
+        copy_into(root_lines.reshape(-1), lines.reshape(-1))
+    sc[SC_EDGES] = first + k
+    best = cand_score[order[0]] if k > 0 else NO_LINE
+    n_best[node] = best
+    return best
+
+
+@kernel
+def draw_cells(fields, n_draws, weight, rng):
+    """Draw the root's opponent cells: chance proportional to probs ** ``weight``."""
+    probs, _, _, _, drawn, _ = fields
+    total = 0.0
+    for c in range(CELLS):
+        if probs[c] > 0.0:
+            total += probs[c] ** weight
+    for d in range(n_draws):
+        u = rand_below(rng, _UNIFORM) / _UNIFORM * total
+        acc = 0.0
+        pick = -1
+        for c in range(CELLS):
+            if probs[c] > 0.0:
+                pick = c
+                acc += probs[c] ** weight
+                if acc > u:
+                    break
+        drawn[d] = pick
+
+
+@kernel
+def _make_child(board, parent, e, d, tables, coefs, rng, work):
+    """The child of edge ``e`` under draw ``d``: the line played on the parent's state with the
+    opponent on the drawn cell, its reward, and the greedy there. Returns the node."""
+    nodes, edges, fields, scratch, _ = work
+    n_state, n_view, n_nview, _, n_count, n_depth, n_terminal, n_best, n_reward = nodes
+    e_score, e_shot, _, _, e_out, e_nout, e_view, e_child, _ = edges
+    _, _, _, _, drawn, sc = fields
+    trace = scratch[12]
+    node = int(sc[SC_NODES])
+    sc[SC_NODES] = node + 1
+    e_child[e, d] = node
+    state = n_state[node]
+    copy_into(state, n_state[parent])
+    p = int(sc[SC_P])
+    me = S.player_base(p)
+    opp = S.player_base(1 - p)
+    state[opp + S.CELL] = drawn[d]
+    state[S.END] = 0
+    state[S.ACTIONS] = 0
+    state[S.ACTIVE] = p
+    life_before = state[me + S.LIFE]
+    opp_before = state[opp + S.LIFE]
+    _rules.play_line(state, board, e_out[e], e_nout[e], trace)
+    surface = 0
+    for r in range(e_nout[e]):
+        if e_out[e, r, 0] == ACT_SURFACE:
+            surface += 1
+    opp_after = max(state[opp + S.LIFE], 0)
+    dealt = opp_before - opp_after
+    if opp_after == 0:
+        dealt += coefs[K_KILL]
+    own = life_before - max(state[me + S.LIFE], 0) - surface
+    reward = e_score[e] + sc[SC_REALIZED] * (dealt - own - e_shot[e])
+    if state[me + S.ERROR] != 0:
+        reward = _DEAD
+    n_reward[node] = reward
+    n_depth[node] = n_depth[parent] + 1
+    n_count[node] = 0
+    n = 0
+    for w in range(4):
+        word = e_view[e, w]
+        while word != 0:
+            n_view[node, n] = w * 64 + lowest_bit(word)
+            n += 1
+            word &= word - 1
+    n_nview[node] = n
+    if state[S.END] != 0:
+        n_terminal[node] = 1
+        n_best[node] = n_best[parent]  # no future: the edge is worth its reward
+        return node
+    best = expand(board, node, tables, coefs, rng, work)
+    if best == NO_LINE:
+        n_terminal[node] = 1
+        n_best[node] = n_best[parent] + _DEAD
+    return node
+
+
+@kernel
+def _ucb_edge(node, c, work):
+    """The edge of ``node`` UCB1 picks (first of equals)."""
+    nodes, edges, _, _, _ = work
+    n_first, n_count = nodes[3], nodes[4]
+    e_sum, e_visits = edges[2], edges[3]
+    first = n_first[node]
+    total = 0
+    for e in range(first, first + n_count[node]):
+        if e_visits[e] == 1:
+            return e  # every line is looked ahead once before UCB1 compares them (greedy order)
+        total += e_visits[e]
+    log_total = math.log(max(total, 1))
+    best = -1e300
+    pick = first
+    for e in range(first, first + n_count[node]):
+        v = e_sum[e] / e_visits[e] + c * math.sqrt(log_total / e_visits[e])
+        if v > best:
+            best = v
+            pick = e
+    return pick
+
+
+@kernel
+def iterate(board, tables, coefs, rng, work, iterations):
+    """Run the search until ``iterations`` iterations are done in all (the root's expansion
+    counts as the first) or the node arrays are full. Returns the iterations done."""
+    nodes, edges, fields, scratch, _ = work
+    n_count, n_depth, n_terminal, n_best, n_reward = nodes[4], nodes[5], nodes[6], nodes[7], nodes[8]
+    e_sum, e_visits, e_child = edges[2], edges[3], edges[7]
+    sc = fields[5]
+    path_nodes, path_edges = scratch[10], scratch[11]
+    max_nodes = nodes[0].shape[0]
+    draws = int(sc[SC_DRAWS])
+    c = sc[SC_UCB]
+    lookahead = sc[SC_LOOKAHEAD]
+    depth_cap = int(sc[SC_DEPTH])
+    done = int(sc[SC_ITERATIONS])
+    while done < iterations and int(sc[SC_NODES]) < max_nodes and n_count[0] > 0:
+        d = (done - 1) % draws
+        node = 0
+        depth = 0
+        while True:
+            e = _ucb_edge(node, c, work)
+            path_nodes[depth] = node
+            path_edges[depth] = e
+            depth += 1
+            slot = d if node == 0 else 0
+            child = e_child[e, slot]
+            if child < 0:
+                child = _make_child(board, node, e, slot, tables, coefs, rng, work)
+                break
+            node = child
+            if n_terminal[node] == 1 or n_count[node] == 0 or n_depth[node] >= depth_cap:
+                break
+        # Back up: value of the deepest node, then edge by edge to the root.
+        v = n_best[child]
+        for k in range(depth - 1, -1, -1):
+            parent = path_nodes[k]
+            e = path_edges[k]
+            below = child if k == depth - 1 else path_nodes[k + 1]
+            v = n_reward[below] + lookahead * (v - n_best[parent])
+            e_sum[e] += v
+            e_visits[e] += 1
+        done += 1
+        sc[SC_ITERATIONS] = done
+    return done
+
+
+@kernel
+def root_choice(work):
+    """The root's edge with the best mean value (first of equals); -1: no line."""
+    nodes, edges, _, _, _ = work
+    n_count = nodes[4]
+    e_sum, e_visits = edges[2], edges[3]
+    pick = -1
+    best = -1e300
+    for e in range(n_count[0]):
+        v = e_sum[e] / e_visits[e]
+        if v > best:
+            best = v
+            pick = e
+    return pick

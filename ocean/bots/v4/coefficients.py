@@ -1,0 +1,35 @@
+"""The v4 bot's coefficients: v3's (its evaluation, same names, same slots: v3's kernels read
+them where they are), then the search's own (``SEARCH``). No kernel here: naming a policy
+compiles nothing (``bots.registry``)."""
+from ocean.bots.coefficients import COEFFICIENTS_V3, VECTOR_SIZE, Coefficient
+
+SEARCH: tuple[Coefficient, ...] = (
+    Coefficient("iterations", 16, 1, 400,
+                "search budget: tree iterations a turn, each one greedy evaluation of every line at a new node "
+                "(1: v3's move exactly). Work, never time: a game is reproducible on any machine", integer=True),
+    Coefficient("ucb_c", 0.01, 0.0, 2.0,
+                "UCB1's exploration constant, in lives (seed 002: 0.01; at 0 the search always follows the "
+                "line whose value is best so far)"),
+    Coefficient("depth_cap", 4, 1, 20,
+                "our turns below the root a node may lie (a deeper descent is scored where it stops)",
+                integer=True),
+    Coefficient("determinizations", 4, 1, 16,
+                "opponent states drawn at the root, each making its own subtree; iterations cycle through them",
+                integer=True),
+    Coefficient("draw_weight", 1.0, 0.0, 3.0,
+                "a draw picks an opponent cell with chance proportional to its tracked weight to this power "
+                "(0: every candidate cell alike; 1: the tracker's weighted states)"),
+    Coefficient("width", 8, 1, 16,
+                "lines kept at a node (the greedy's best, in order); the rest are never searched", integer=True),
+    Coefficient("realized_shots", 0.0, 0.0, 1.0,
+                "how much of a shot's expected value (its TORPEDO's and TRIGGER's) a transition replaces by what "
+                "it deals to the drawn opponent (0: the expectation, as the greedy scores it; 1: the draw's "
+                "outcome, which one draw makes noisy)"),
+    Coefficient("lookahead_weight", 0.25, 0.0, 1.0,
+                "how much a line's value moves to what the greedy can do after it: a backed-up value is the "
+                "line's score plus this times (the child's value minus the parent's best score)"),
+)
+
+COEFFICIENTS_V4: tuple[Coefficient, ...] = COEFFICIENTS_V3 + SEARCH
+assert len(COEFFICIENTS_V4) <= VECTOR_SIZE
+INDEX_V4 = {c.name: i for i, c in enumerate(COEFFICIENTS_V4)}

@@ -1,0 +1,85 @@
+"""v4's tree on hand-built boards (the search's kernels called directly, the opponent known):
+a kill that only a two-turn line finds is found. Tiny budgets: the search is measured in
+benchmarks/v4search.py."""
+import numpy as np
+
+from ocean import _rules
+from ocean import _state as S
+from ocean.board import build_board
+from ocean.bots import BotSpec, coefficients as C
+from ocean.bots.v3._answer import TABLES_SIZE, build_answer_tables
+from ocean.bots.v3._turn import answer_table
+from ocean.bots.v4 import _tree as T
+from ocean.bots.v4._turn import MAX_WIDTH, v4_work
+from ocean.constants import ACT_MOVE, TORPEDO, WIDTH
+from ocean.maps import parse_rows
+
+OPEN = ["." * 15] * 15
+EAST = 2
+
+
+def _cell(x, y):
+    return y * WIDTH + x
+
+
+def _search(cell, opponent, charges, believed, iterations, *, opp_life=6, rows=OPEN, **values):
+    """The tree after ``iterations`` iterations from our ``cell`` (our TORPEDO, SONAR,
+    SILENCE, MINE ``charges``), the opponent known on ``opponent`` with ``opp_life`` lives and
+    no TORPEDO charged, believing us on ``believed``. Returns (work, the root's chosen edge)."""
+    board = build_board(parse_rows(rows))
+    v = {**C.defaults("tunable-v4"), "iterations": iterations, **values}
+    coefs = BotSpec("v4", "tunable-v4", v).vector()
+    work = v4_work(coefs)
+    nodes, _, fields, _, _ = work
+    probs, _, _, _, _, sc = fields
+    probs[opponent] = 1.0
+    state = _rules.new_state()
+    me, op = S.player_base(0), S.player_base(1)
+    state[me + S.CELL] = cell
+    state[me + S.LIFE] = 6
+    state[me + S.VISITED + (cell >> 6)] |= np.int64(1) << np.int64(cell & 63)
+    for k in range(4):
+        state[me + S.CHARGE + k] = charges[k]
+    state[op + S.CELL] = 0  # never read: the search draws the opponent's cell
+    state[op + S.LIFE] = opp_life
+    tables = np.zeros(TABLES_SIZE, dtype=np.int64)
+    build_answer_tables(board, tables)
+    table, weight, share = answer_table(0, 0, 0.0, 0.0)
+    sc[T.SC_TABLE], sc[T.SC_TABLE_WEIGHT], sc[T.SC_SILENCE_SHARE] = table, weight, share
+    sc[T.SC_UCB] = v["ucb_c"]
+    sc[T.SC_LOOKAHEAD] = v["lookahead_weight"]
+    sc[T.SC_REALIZED] = v["realized_shots"]
+    sc[T.SC_P] = 0
+    sc[T.SC_DRAWS] = 1
+    sc[T.SC_WIDTH] = min(int(v["width"]), MAX_WIDTH)
+    sc[T.SC_DEPTH] = int(v["depth_cap"])
+    sc[T.SC_NODES] = 1
+    sc[T.SC_EDGES] = 0
+    nodes[0][0][:] = state
+    nodes[1][0][:len(believed)] = believed
+    nodes[2][0] = len(believed)
+    nodes[5][0] = 0
+    rng = np.array([7], dtype=np.uint64)
+    T.expand(board, 0, tables, coefs, rng, work)
+    sc[T.SC_ITERATIONS] = 1
+    T.draw_cells(fields, 1, 1.0, rng)
+    T.iterate(board, tables, coefs, rng, work, iterations)
+    return work, T.root_choice(work)
+
+
+def test_a_kill_only_a_two_turn_line_finds_is_found():
+    # The opponent, on its last life, six cells east; our TORPEDO needs two more MOVEs. Every
+    # first step scores alike for the greedy (no shot this turn); only east leaves the opponent
+    # within a MOVE and a TORPEDO's reach when the TORPEDO is charged next turn.
+    cell, opponent = _cell(7, 7), _cell(13, 7)
+    believed = [_cell(x, y) for x in range(3, 12) for y in range(3, 12)]
+    work, greedy = _search(cell, opponent, [1, 0, 0, 0], believed, 1, opp_life=1)
+    edges = work[1]
+    assert edges[4][greedy][0, 0] == ACT_MOVE and edges[4][greedy][0, 1] != EAST  # v3 steps elsewhere
+    work, chosen = _search(cell, opponent, [1, 0, 0, 0], believed, 20, opp_life=1, lookahead_weight=1.0)
+    nodes, edges = work[0], work[1]
+    assert edges[4][chosen][0, 0] == ACT_MOVE and edges[4][chosen][0, 1] == EAST
+    assert edges[4][chosen][0, 2] == TORPEDO  # and charges the TORPEDO for it
+    mean = edges[2][chosen] / edges[3][chosen]
+    assert mean > edges[0][chosen] + 1.0  # the kill, seen below the root (the whole lookahead weighed)
+    assert nodes[4][0] > 1

@@ -372,3 +372,38 @@ def test_the_readmes_two_commands_install_the_tested_versions_and_ci_runs_the_te
     assert f"OCEAN_NO_SKIPS=1 {test_command} -x\n" in ci  # CI runs what the README promises...
     assert f"OCEAN_NO_SKIPS=1 {test_command} -x -m drill\n" in ci  # ...and the drills it leaves out
     assert "-c .ci/constraints.txt" in ci
+
+
+# A figure in prose: a decimal, a number with thousands separators, a duration, or a count with
+# its unit. IP addresses, inline code and link targets are not prose.
+_FIGURE = re.compile(r"[+-]?\d+\.\d+|\d{1,3}(?:,\d{3})+|\d+ min(?: \d+ s)?(?!utes)"
+                     r"|\d+(?:\.\d+)? (?:s|ms|games|tests|trials|maps|runs|minutes|Elo|seconds)\b")
+
+
+def readme_figures(text: str) -> list[str]:
+    """The figures the README's prose states, in order."""
+    text = re.sub(r"```.*?```", "", text, flags=re.S)
+    text = re.sub(r"`[^`]*`", "", text)
+    text = re.sub(r"\]\([^)]*\)", "]", text)
+    text = re.sub(r"\d+\.\d+\.\d+\.\d+", "", text)
+    return _FIGURE.findall(text)
+
+
+def test_readme_figures_are_read_the_same_way_in_docs():
+    assert readme_figures("took 2 min 23 s (`--games 1000`) on 127.0.0.1: 0.832 [0.820, 0.843], 16,560 games, "
+                          "10 minutes, [x](a.md#run-2026-11-28)") == \
+        ["2 min 23 s", "0.832", "0.820", "0.843", "16,560", "10 minutes"]
+
+
+def test_every_readme_figure_comes_from_a_recorded_run():
+    # issue 35: README figures a run did not show. Each is in the table of recorded runs (its
+    # command, date and machine load), and each of the table's quotes is still in the README.
+    readme = (ROOT / "README.md").read_text()
+    bench = (ROOT / "docs" / "benchmarks.md").read_text()
+    section = bench.split("## The README's figures", 1)[1].split("\n## ", 1)[0]
+    quoted = [row.split("|")[1] for row in section.splitlines() if row.startswith("|") and "---" not in row][1:]
+    in_table = [f for q in quoted for f in readme_figures(q)]
+    missing = [f for f in readme_figures(readme) if f not in in_table]
+    assert not missing, f"README figures with no recorded run in docs/benchmarks.md: {missing}"
+    stale = [q.strip() for q in quoted if any(f not in readme_figures(readme) for f in readme_figures(q))]
+    assert not stale, f"rows of docs/benchmarks.md's README figures the README no longer quotes: {stale}"

@@ -25,8 +25,10 @@ import math
 import os
 import select
 import shlex
+import shutil
 import signal
 import subprocess
+import sys
 import time
 
 from ocean.progenv import program_environment
@@ -65,6 +67,15 @@ def _open_pidfd(pid: int) -> int | None:
         return os.pidfd_open(pid)
     except (AttributeError, OSError):
         return None
+
+
+def _own_ocean(argv: list[str], env: dict | None) -> list[str]:
+    """``ocean ...`` run by the lab whose own ``ocean`` is not on the program's PATH (a lab run
+    from its virtualenv's bin without activating it): this lab's ``ocean``, not "not found"."""
+    if argv[0] != "ocean" or shutil.which("ocean", path=(os.environ if env is None else env).get("PATH")):
+        return argv
+    own = os.path.join(os.path.dirname(sys.executable), "ocean")
+    return [own, *argv[1:]] if os.access(own, os.X_OK) else [sys.executable, "-m", "ocean", *argv[1:]]
 
 
 class BotProcess:
@@ -118,7 +129,7 @@ class BotProcess:
             )
 
         self.command = command
-        self.argv = argv
+        self.argv = argv = _own_ocean(argv, env)
 
         if stderr_path is not None and stderr_tail is not None:
             raise ValueError("give stderr_path or stderr_tail, not both")

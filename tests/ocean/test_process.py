@@ -299,3 +299,13 @@ with BotProcess({PYTHON!r} + " " + {str(PROGRAMS / "busy.py")!r} + " --turn-ms 1
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert float(out.stdout) >= 8.0  # the program spins 8 ms after reading each turn
+
+
+def test_ocean_is_the_labs_own_when_its_virtualenv_is_not_on_the_path():
+    # issue 36: `ocean referee --p1 "ocean bot"` run from the virtualenv's bin without activating
+    # it said "bot program not found: 'ocean'"
+    with BotProcess("ocean --help", env={"PATH": "/usr/bin:/bin"}) as proc:
+        assert proc.argv[0] != "ocean"
+        assert any("Usage: ocean" in proc.read_line(20_000) for _ in range(3))
+    with BotProcess("ocean --help", env={"PATH": os.path.dirname(sys.executable)}) as proc:
+        assert proc.argv[0] == "ocean"  # on the PATH the program was given: as written

@@ -65,15 +65,15 @@ def _write_replay(path: Optional[Path], data: dict) -> None:
 
 def _print_verdict(verdict: dict, as_json: bool) -> None:
     if as_json:
-        typer.echo(json.dumps(verdict))
-        return
+        return typer.echo(json.dumps(verdict))
     winner = verdict["winner"]
     outcome = "draw" if winner == -1 else f"player {winner} wins"
     typer.echo(f"{outcome}: scores {verdict['scores'][0]}-{verdict['scores'][1]}, "
                f"{verdict['reason']} after {verdict['turns']} turns")
     for p, why in enumerate(verdict["disqualified"]):
         if why:
-            typer.echo(f"player {p} disqualified: {why}")
+            lost = (verdict.get("failed") or (None, None))[p]  # which answer, after how long
+            typer.echo(f"player {p} disqualified: {why}" + (f" (answer {lost['answer']}, after {lost['after_ms']} ms)" if lost else ""))
     for p, times in enumerate(verdict.get("answer_ms") or ()):
         if times:
             rest = "" if times["max"] is None else f", then longest {times['max']} ms, mean {times['mean']} ms"
@@ -170,7 +170,7 @@ def referee(
     except (FileNotFoundError, PermissionError, ValueError) as exc:
         _fail(str(exc))
     _write_replay(replay, data)
-    _print_verdict({**verdict, "answer_ms": data["answer_ms"]}, as_json)
+    _print_verdict({**verdict, "answer_ms": data["answer_ms"], "failed": data["failed"]}, as_json)
 
 
 @app.command()

@@ -40,18 +40,24 @@ class RefereedGame:
     why: list
     outputs: list = field(default_factory=lambda: [[], []])
     answer_ms: list = field(default_factory=lambda: [None, None])
+    failed: list = field(default_factory=lambda: [None, None])  # the answer lost, and after how long
 
 
 def _answer(bot, timeout_ms: int) -> tuple[str | None, str | None]:
-    """(line, None) or (None, why) for a bot that timed out, crashed or closed its output."""
+    """(line, None) or (None, why) for a bot that timed out, crashed or closed its output; then
+    ``bot.failed`` says which answer it lost and how long the referee had waited for it."""
+    start = time.monotonic()
     try:
         return bot.read_line(timeout_ms), None
     except BotTimeout:
-        return None, TIMEOUT
+        why = TIMEOUT
     except BotLineTooLong as exc:
-        return None, f"{exc}: disqualified (official reason: {TIMEOUT})"
+        why = f"{exc}: disqualified (official reason: {TIMEOUT})"
     except BotClosed:
-        return None, _closed_reason(_exit_code(bot), bot.stderr_tail() if hasattr(bot, "stderr_tail") else "")
+        why = _closed_reason(_exit_code(bot), bot.stderr_tail() if hasattr(bot, "stderr_tail") else "")
+    bot.failed = {"answer": len(getattr(bot, "answer_ms", None) or ()) + 1,
+                  "after_ms": round((time.monotonic() - start) * 1000.0, 2)}
+    return None, why
 
 
 def _closed_reason(code: int | None, tail: str) -> str:
@@ -160,7 +166,8 @@ def referee_players(seed: int, players, *, time: TimeControl = DEFAULT_TIME, rec
     # Say why a program lost its answer (crash vs late), where the referee only says Timeout.
     verdict["disqualified"] = [why[p] if why[p] and verdict["disqualified"][p] else verdict["disqualified"][p]
                                for p in range(2)]
-    return RefereedGame(game, verdict, why, outputs, [_answer_times(p) for p in players])
+    return RefereedGame(game, verdict, why, outputs, [_answer_times(p) for p in players],
+                        [getattr(players[p], "failed", None) if why[p] else None for p in range(2)])
 
 
 def referee_game(seed: int, commands: tuple[str, str], *, time: TimeControl = DEFAULT_TIME,
@@ -186,4 +193,5 @@ def referee_game(seed: int, commands: tuple[str, str], *, time: TimeControl = DE
     data = recorder.finish()
     data["result"] = played.verdict
     data["answer_ms"] = played.answer_ms
+    data["failed"] = played.failed
     return played.verdict, data

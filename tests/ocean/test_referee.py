@@ -54,10 +54,21 @@ def test_a_late_program_is_disqualified_for_timeout():
 
 
 def test_a_crashing_program_is_disqualified_at_once():
-    verdict, _ = referee_game(3, (_cmd("walker.py"), _cmd("crasher.py")), time=TimeControl(turn_ms=5000))
+    verdict, data = referee_game(3, (_cmd("walker.py"), _cmd("crasher.py")), time=TimeControl(turn_ms=5000))
     assert verdict["winner"] == 0 and verdict["scores"] == [6, -1]
     assert verdict["disqualified"][1] == "crashed, exit code 3 (official reason: Timeout!)"
     assert verdict["turns"] == 2
+    assert data["failed"][0] is None and data["failed"][1]["answer"] == 2 and data["failed"][1]["after_ms"] < 5000
+
+
+def test_a_lost_first_answer_says_how_long_the_referee_waited(tmp_path):
+    # issue 36: a disqualified first answer showed no time at all
+    late = "sh -c 'sleep 1.5; echo 7 7'"
+    out = subprocess.run([PY, "-m", "ocean", "referee", "--seed", "3", "--p0", late, "--p1", _cmd("walker.py")],
+                         capture_output=True, text=True, timeout=60)
+    line = next(x for x in out.stdout.splitlines() if x.startswith("player 0 disqualified"))
+    waited = float(line.split("after ")[1].split(" ms")[0])
+    assert line.startswith("player 0 disqualified: Timeout! (answer 1, after ") and 1000 <= waited < 1400, line
 
 
 def test_garbage_output_disqualifies_as_an_unknown_command():
@@ -87,9 +98,10 @@ def test_cli_referee_json_and_replay(tmp_path):
          "--p1", _cmd("walker.py", "4"), "--json", "--replay", str(replay), "--time-scale", "20"],
         capture_output=True, text=True, check=True)
     verdict = json.loads(result.stdout.strip().splitlines()[-1])
-    assert set(verdict) == {"winner", "scores", "reason", "turns", "disqualified", "answer_ms"}
+    assert set(verdict) == {"winner", "scores", "reason", "turns", "disqualified", "answer_ms", "failed"}
     data = json.loads(replay.read_text())
     assert data["answer_ms"] == verdict.pop("answer_ms") and data["answer_ms"][0]["answers"] > 10
+    assert data["failed"] == verdict.pop("failed") == [None, None]  # no answer lost
     assert data["result"] == verdict and data["seed"] == 9
     assert data["turns"][0]["actions"][0]["state"]["players"][0]["life"] == 6
     ref = _replay_through_reference(data)

@@ -5,6 +5,8 @@ URLs are printed with their password masked.
 """
 from __future__ import annotations
 
+import os
+
 import sys
 from pathlib import Path
 from typing import Callable, Optional
@@ -127,7 +129,7 @@ def launch_study(spec_file: Path, *, trials: Optional[int] = None, games: Option
                  pool: Optional[Callable] = None) -> None:
     """``tune launch``. ``pool(handle, workers)``: the ``BatchPool`` the driver plays in, built
     once Ray is joined (default: the runner's own, sized to the cluster)."""
-    from tuning.storage.database import probe_storage, resolve_url
+    from tuning.storage.database import ENV_STORAGE, probe_storage, remember_storage, resolve_url
     from tuning.storage.handle import StudyExists, create_study, open_study
     from tuning.study.opponents import study_opponents
     from tuning.study.spec import load_spec
@@ -152,6 +154,8 @@ def launch_study(spec_file: Path, *, trials: Optional[int] = None, games: Option
             raise
         handle = open_study(spec.name, url)
         created = False
+    if spec.storage and not storage and not os.environ.get(ENV_STORAGE):
+        remember_storage(spec.name, spec.storage)  # `tune status NAME` and the rest find it
     try:
         if not created:
             handle.check_code(allow_change=False, command="tune launch --or-resume")

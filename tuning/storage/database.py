@@ -27,7 +27,7 @@ from sqlalchemy.engine import URL, Engine
 from tuning.errors import StorageError, StudyNotFound
 from tuning.storage.records import create_tables  # our tables live beside Optuna's
 
-__all__ = ["ENV_STORAGE", "DEFAULT_DIR", "default_url", "resolve_url", "mask", "parse_url",
+__all__ = ["ENV_STORAGE", "DEFAULT_DIR", "default_url", "resolve_url", "remember_storage", "mask", "parse_url",
            "Storage", "open_storage", "open_optuna_readonly", "probe_storage", "storage_error", "hide_passwords_in_argv"]
 
 ENV_STORAGE = "OCEAN_STORAGE"
@@ -43,12 +43,36 @@ def default_url(name: str) -> str:
 
 def resolve_url(name: str, *, option: str | None = None, spec_storage: str | None = None) -> str:
     """The storage of a run: ``--storage``, else ``$OCEAN_STORAGE``, else the study file's
-    ``storage``, else the default SQLite file. ``name`` must be a plain name (one-line
-    ``TuningError`` otherwise): it becomes a file name and a key of 64 characters."""
+    ``storage`` (remembered for the commands that take only NAME, ``remember_storage``), else
+    the default SQLite file. ``name`` must be a plain name (one-line ``TuningError``
+    otherwise): it becomes a file name and a key of 64 characters."""
     from tuning.study.names import plain_name
 
     plain_name(name)
-    return option or os.environ.get(ENV_STORAGE) or spec_storage or default_url(name)
+    return option or os.environ.get(ENV_STORAGE) or spec_storage or _remembered(name) or default_url(name)
+
+
+def _pointer(name: str) -> Path:
+    return Path(DEFAULT_DIR) / f"{name}.storage"
+
+
+def _remembered(name: str) -> str | None:
+    try:
+        return _pointer(name).read_text().strip() or None
+    except OSError:
+        return None
+
+
+def remember_storage(name: str, url: str) -> None:
+    """Note that study NAME lives at ``url`` (its study file's ``storage``) in
+    ``studies/NAME.storage``, so that ``tune status NAME`` and the rest find it without
+    ``--storage``; the password, if the URL holds one, is left out (give it by PGPASSWORD)."""
+    bare = parse_url(url).set(password=None).render_as_string(hide_password=False)
+    try:
+        _pointer(name).parent.mkdir(parents=True, exist_ok=True)
+        _pointer(name).write_text(bare + "\n")
+    except OSError:
+        pass  # a convenience only: --storage still works
 
 
 def parse_url(url: str) -> URL:

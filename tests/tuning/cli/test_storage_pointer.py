@@ -12,7 +12,8 @@ def test_commands_by_name_find_the_storage_the_study_file_named(tmp_path, ray_cl
     assert (tmp_path / "studies" / "tiny.storage").read_text().strip() == "sqlite:///elsewhere/tiny.db"
     status = last_json(run_tune("status", "tiny", "--json", cwd=tmp_path))
     assert status["storage"] == "sqlite:///elsewhere/tiny.db" and status["trials"]["complete"] == 2
-    run_tune("validate", "tiny", "--ray-address", ray_cluster, cwd=tmp_path)
+    validated = run_tune("validate", "tiny", "--ray-address", ray_cluster, cwd=tmp_path)
+    assert "tiny validation games: " in validated.stderr  # a log sees its progress, in plain lines
     exported = run_tune("export", "tiny", "--out", "best.toml", "--allow-no-gain", cwd=tmp_path)
     assert exported.returncode == 0 and (tmp_path / "best.toml").exists()
     # --storage still wins over what was remembered

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
+import sys
 
 import ray
 
@@ -33,7 +35,26 @@ def connect(address: str | None = None) -> int:
             reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise TuningError(f"cannot join the Ray cluster at {address or os.environ.get('RAY_ADDRESS')}: "
                               f"{reason}") from None
+        _sigterm_as_ctrl_c()
     return cluster_cpus()
+
+
+def _sigterm_as_ctrl_c() -> None:
+    """SIGTERM stops a command as Ctrl-C does: what was played is kept, one line says how to
+    carry on. Ray's core worker installs a handler of its own at ``ray.init`` that prints a
+    stack dump and aborts; this one replaces it (from the main thread only, as Python allows)."""
+    def stop(signum, frame):
+        print("SIGTERM: stopping as for Ctrl-C", file=sys.stderr, flush=True)
+        handler = signal.getsignal(signal.SIGINT)
+        if callable(handler):
+            handler(signal.SIGINT, frame)
+        else:  # SIGINT ignored or at its default: stop all the same
+            raise KeyboardInterrupt
+
+    try:
+        signal.signal(signal.SIGTERM, stop)
+    except ValueError:
+        pass  # not the main thread (a worker's process, a test's thread): Ray's stays
 
 
 def cluster_cpus() -> int:

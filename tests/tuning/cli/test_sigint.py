@@ -46,3 +46,27 @@ def test_a_real_sigint_to_tune_launch_leaves_a_resumable_study_with_nothing_lost
     assert all(final.rows.get(k) == v for k, v in stopped.rows.items())
     assert len(final.rows) == 4 * 2 * 2 * 40 and duplicate_rows(url, "sig") == 0
     assert inconsistent_trials(final, ["random", "chaser"]) == []
+
+
+@pytest.mark.drill  # about half a minute: a study on Ray, stopped by SIGTERM
+def test_sigterm_to_tune_launch_stops_it_as_ctrl_c_does_in_one_line(tmp_path, ray_cluster, monkeypatch):
+    # issue 36: SIGTERM printed Ray's stack dump lines ("*** SIGTERM received ...") and aborted
+    monkeypatch.delenv("OCEAN_STORAGE", raising=False)
+    (tmp_path / "sig.toml").write_text(sigint_study(40))
+    url = f"sqlite:///{tmp_path}/studies/sig.db"
+    proc = subprocess.Popen([sys.executable, "-m", "tuning", "launch", "sig.toml", "--ray-address", ray_cluster],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        deadline = time.monotonic() + 240
+        while len(read_digest(url, "sig").rows) < 40:
+            assert proc.poll() is None, proc.communicate()[1][-2000:]
+            assert time.monotonic() < deadline, "no games stored in time"
+            time.sleep(0.2)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130 and "tune resume sig" in err, err[-2000:]
+    assert "SIGTERM: stopping as for Ctrl-C" in err and "SIGTERM received" not in err and "Traceback" not in err

@@ -12,6 +12,8 @@ import pytest
 import sqlalchemy as sa
 from typer.testing import CliRunner
 
+from ocean.bots.registry import STUDY_POLICIES
+
 from tests.databases import fresh_database
 from tuning.cli import app
 
@@ -112,7 +114,8 @@ MALFORMED = [
     pytest.param(_set("kind", 'kind = "annealing"'), "sampler.kind: input should be 'tpe', 'cmaes', 'gp', 'random' or 'spsa'",
                  id="unknown-sampler"),
     pytest.param(_set("batch_pairs", 'batch_pairs = 2\npolicy = "tunable-v1"'),
-                 "policy: input should be 'tunable', 'tunable-v2', 'tunable-v3' or 'tunable-td'", id="policy-not-tuned"),
+                 "policy: input should be " + ", ".join(f"'{p}'" for p in STUDY_POLICIES[:-1]) + f" or '{STUDY_POLICIES[-1]}'",
+                 id="policy-not-tuned"),
     pytest.param(GOOD + "colour = 1\n", "unknown key 'validation.colour'; allowed here: seeds, games, top_k",
                  id="unknown-key"),
     pytest.param(_set("name", 'name = "two words"'), "name: use 1-64 letters", id="bad-name"),

@@ -104,7 +104,7 @@ def test_launch_status_resume_validate_export_end_to_end(tmp_path, ray_cluster, 
     again = _tune("launch", "tiny.toml", *ray, cwd=tmp_path, check=False)
     assert again.returncode == 2 and "already exists" in again.stderr and "tune resume tiny" in again.stderr
     restarted = _tune("launch", "tiny.toml", "--or-resume", *ray, cwd=tmp_path)  # a restarted service
-    assert "this run: 0 complete" in restarted.stdout
+    assert "study tiny is finished: 3 of 3 trials" in restarted.stdout  # nothing played, no bars (issue 35)
 
 
 def _write(tmp_path, text):

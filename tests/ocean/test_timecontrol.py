@@ -74,10 +74,12 @@ def test_a_program_is_told_its_time_in_its_command_environment_and_parameters_fi
 
 def test_the_referee_enforces_the_times_told_times_the_scale():
     opponent = resolve_bot("random")
-    # thinks 80% of what it is told: inside its limit; told 40 ms but held to 20 ms: late
-    fine = play_pairs(_busy("--turn-ms {turn_ms} --share 0.8"), opponent, [4], time=TimeControl(40, 1000, 2.0))
+    # thinks 64 ms a turn, over the 40 ms it is told: inside the limit at scale 10 (400 ms, wide
+    # enough for a loaded machine's scheduling), late at scale 1 (40 ms)
+    thinker = _busy("--turn-ms 80 --share 0.8")
+    fine = play_pairs(thinker, opponent, [4], time=TimeControl(40, 1000, 10.0))
     assert fine.errors == [(None, None)] * 2
-    late = play_pairs(_busy("--turn-ms 80 --share 0.8"), opponent, [4], time=TimeControl(20, 1000, 1.0))
+    late = play_pairs(thinker, opponent, [4], time=TimeControl(40, 1000, 1.0))
     assert [e[0] for e in late.errors] == ["Timeout!"] * 2
 
 

@@ -232,8 +232,10 @@ def _install_profile(profile: _Profile) -> None:
     profile.wrap(runner_mod.StudyRunner, "_write", "optuna_tell")
     profile.wrap(runner_mod.StudyRunner, "_beat", "heartbeat")
     profile.wrap(runner_mod.optuna.Trial, "report", "optuna_report")
-    for name in ("should_prune", "summarize"):
-        profile.wrap(runner_mod, name, "pruning_stats")
+    import tuning.driver.incumbent as incumbent_mod
+
+    profile.wrap(runner_mod, "summarize", "pruning_stats")
+    profile.wrap(incumbent_mod, "should_prune", "pruning_stats")  # the incumbent's test, in its own module
     profile.wrap(worker_mod.BatchResult, "digest", "pruning_stats")
 
 

@@ -29,12 +29,12 @@ def test_the_example_bot_is_tuned_end_to_end_as_the_docs_say(tmp_path, ray_clust
     storage = ["--storage", f"sqlite:///{tmp_path}/mybot.db"]
     ray = ["--ray-address", ray_cluster]
     run_tune("launch", str(EXAMPLES / "mybot.toml"), "--trials", "2", "--games", "2", *storage, *ray, cwd=tmp_path)
-    validated = run_tune("validate", "mybot", "--top", "1", "--games", "2", *storage, *ray, cwd=tmp_path)
+    validated = run_tune("validate", "mybot", "--top", "1", "--games", "4", *storage, *ray, cwd=tmp_path)
     assert "held-out opponents" in validated.stdout
     status = last_json(run_tune("status", "mybot", "--json", *storage, cwd=tmp_path))
     assert status["trials"]["complete"] == 2 and status["held_out_panel"] == ["miner-v1", "balanced-v1"]
     assert all(d["bot"] == 0 for d in status["disqualifications"].values()), status["disqualifications"]
-    # two validation games a candidate show no gain: the command line is exported anyway to check it
+    # four validation games a candidate (two to choose, two to judge) show no gain: the command line is exported anyway to check it
     args = run_tune("export", "mybot", "--format", "args", "--allow-no-gain", *storage, cwd=tmp_path).stdout
     words = shlex.split(args)
     best = status["best"]["params"]

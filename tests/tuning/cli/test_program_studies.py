@@ -158,7 +158,7 @@ def test_c_program_with_a_mixed_panel_and_held_out_opponents_on_postgres(tmp_pat
                                                                 "WHERE phase = 'validate'"))}
     engine.dispose()
     assert opponents == {"random", "javaknob-v1", "mine"}
-    assert validated_against == opponents | {"chaser", "pyknob-v1"}
+    assert validated_against == opponents | {"chaser", "pyknob-v1", "head-to-head"}  # and the best against the defaults
 
     _tune(tmp_path, "report", "cknob", "--out", "report.html", storage=pg_url)
     page = (tmp_path / "report.html").read_text()

@@ -116,10 +116,11 @@ def test_a_driver_on_a_started_cluster_runs_a_study_into_postgres(ray_nodes, pg_
 
 def test_a_program_study_checks_every_node_and_names_the_one_missing_a_dependency(tmp_path):
     # The program runs everywhere but on the worker node, where a library it needs is missing
-    # (simulated: the node's environment says so, and the wrapper exits as a loader would).
+    # (simulated: the node's environment says so, and the wrapper exits as a loader would; a name
+    # of the program's own, as the lab's OCEAN_* variables never reach a program).
     wrapper = tmp_path / "mybot"
     wrapper.write_text("#!/bin/sh\n"
-                       "if [ -n \"$OCEAN_TEST_NO_LIB\" ]; then echo 'libknob.so: cannot open shared object file' >&2; "
+                       "if [ -n \"$MYBOT_TEST_NO_LIB\" ]; then echo 'libknob.so: cannot open shared object file' >&2; "
                        "exit 127; fi\n"
                        f"exec {sys.executable} {KNOB} \"$@\"\n")
     wrapper.chmod(0o755)
@@ -136,7 +137,7 @@ def test_a_program_study_checks_every_node_and_names_the_one_missing_a_dependenc
     """))
     tune = [sys.executable, "-m", "tuning"]
     storage = f"sqlite:///{tmp_path}/s.db"
-    with two_nodes({"OCEAN_TEST_NO_LIB": "1"}) as (address, env):
+    with two_nodes({"MYBOT_TEST_NO_LIB": "1"}) as (address, env):
         refused = subprocess.run([*tune, "launch", "s.toml", "--storage", storage, "--ray-address", address],
                                  cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert refused.returncode == 2, refused.stderr[-2000:]

@@ -49,6 +49,7 @@ def test_methods_are_parsed_with_one_line_errors():
             parse_methods(bad)
 
 
+@pytest.mark.drill
 def test_every_run_is_a_real_study_chosen_and_reported_on_disjoint_maps(ray_cluster, tmp_path):
     study = tmp_path / "tiny.toml"
     study.write_text(TINY)

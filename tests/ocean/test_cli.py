@@ -115,6 +115,7 @@ def test_warmup_loads_every_kernel_family_and_the_bot_then_starts_without_the_hi
     assert quiet.returncode == 0 and quiet.stderr == ""
 
 
+@pytest.mark.drill
 def test_warmup_all_also_loads_the_bots_compiled_on_first_use():
     out = _ocean("warmup", "--all")
     from ocean.bots import registry, resolve_bot
@@ -143,6 +144,7 @@ def test_an_ocean_bot_command_is_checked_for_the_bot_it_plays(tmp_path):
     assert _warmup_command(resolve_bot("hunter-v2").kind) == "ocean warmup"
 
 
+@pytest.mark.drill
 def test_bot_says_on_stderr_when_it_must_compile_first(tmp_path):
     import os
 

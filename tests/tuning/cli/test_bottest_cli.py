@@ -19,6 +19,7 @@ def workdir(tmp_path, monkeypatch):
     return tmp_path
 
 
+@pytest.mark.drill
 def test_v3_against_v2_accepts_h1_and_the_test_reads_back(workdir, ray_cluster):
     done = run_tune("test", "v3v2", "--new", "tunable-v3", "--base", "tunable-v2", "--json",
                     "--ray-address", ray_cluster, cwd=workdir, timeout=600)
@@ -48,6 +49,7 @@ def test_v3_against_v2_accepts_h1_and_the_test_reads_back(workdir, ray_cluster):
                                       "carry it on with  tune test v3v2  or give the new test another name")
 
 
+@pytest.mark.drill
 def test_v2_against_itself_does_not_accept_h1(workdir, ray_cluster):
     out = last_json(run_tune("test", "v2v2", "--new", "tunable-v2", "--base", "tunable-v2", "--json",
                              "--ray-address", ray_cluster, cwd=workdir, timeout=600))
@@ -79,6 +81,7 @@ def test_a_study_and_a_test_never_share_a_name(tmp_path):
         open_test("tiny", url, TestOptions(new="random", base="chaser"))
 
 
+@pytest.mark.drill
 def test_command_line_bots_are_tested_from_the_folder_cwd_names(workdir, ray_cluster):
     # issue 36: tune test had no --cwd, and its help did not say that cmd: bots work
     import shutil

@@ -35,6 +35,7 @@ TINY = textwrap.dedent("""
 """)
 
 
+@pytest.mark.drill
 def test_launch_status_resume_validate_export_end_to_end(tmp_path, ray_cluster, monkeypatch):
     monkeypatch.delenv("OCEAN_STORAGE", raising=False)
     (tmp_path / "tiny.toml").write_text(TINY)
@@ -219,6 +220,7 @@ def test_dashboard_serves_the_study_database(tmp_path):
         proc.wait(timeout=10)
 
 
+@pytest.mark.drill
 def test_bench_big_db_builds_a_study_through_the_driver_and_times_its_commands(tmp_path):
     """The benchmark's machinery at a tiny size (the big figures are the benchmark's, not a test's)."""
     url = f"sqlite:///{tmp_path}/big.db"
@@ -240,6 +242,7 @@ def test_bench_big_db_refuses_a_tiny_study_in_one_line():
     assert "Traceback" not in result.output
 
 
+@pytest.mark.drill
 def test_a_study_with_auto_batches_runs_on_ray_and_sizes_them_from_its_games(tmp_path, ray_cluster, monkeypatch):
     monkeypatch.delenv("OCEAN_STORAGE", raising=False)
     (tmp_path / "auto.toml").write_text(TINY.replace('name = "tiny"', 'name = "auto"')

@@ -2,6 +2,8 @@
 (one line naming both digests, or with ``--allow-code-change`` a study shown spanning two
 versions), and ``tune launch`` against a frozen panel bot edited afterwards (real processes,
 real local Ray, SQLite)."""
+import pytest
+
 from tests.tuning.cli.test_cli import TINY
 from tests.tuning.processes import last_json, run_tune
 from tuning.storage.handle import open_study
@@ -10,6 +12,7 @@ from tuning.storage.provenance import ATTR_CODE, code_digest, short
 OTHER = "e" * 64
 
 
+@pytest.mark.drill
 def test_resume_and_validate_under_other_code_refuse_unless_allowed(tmp_path, ray_cluster, monkeypatch):
     monkeypatch.delenv("OCEAN_STORAGE", raising=False)
     (tmp_path / "tiny.toml").write_text(TINY)

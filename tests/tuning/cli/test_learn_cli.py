@@ -17,6 +17,7 @@ def workdir(tmp_path, monkeypatch):
     return tmp_path
 
 
+@pytest.mark.drill
 def test_learn_writes_weights_that_play_and_a_curve(workdir, ray_cluster):
     import subprocess
     import sys

@@ -1,6 +1,8 @@
 """``tune plan`` end to end: a pilot of a study file on the session's real Ray, then the same
 study's stored games, in real processes on a real SQLite database; a program's study validated at
 another time control and against held-out opponents; a head-to-head SPSA study."""
+import pytest
+
 from tests.programs.build import build_c, build_thinker
 from tests.programs.studies import timed_study
 from tests.tuning.cli.test_cli import TINY
@@ -9,6 +11,7 @@ from tests.tuning.processes import last_json, run_tune
 FIELDS = {"games_per_s", "pair_sd", "detectable_gain", "games_for_gain"}
 
 
+@pytest.mark.drill
 def test_plan_from_a_pilot_then_from_the_stored_study(tmp_path, ray_cluster, monkeypatch):
     monkeypatch.delenv("OCEAN_STORAGE", raising=False)
     (tmp_path / "tiny.toml").write_text(TINY)
@@ -53,6 +56,7 @@ def test_plan_from_a_pilot_then_from_the_stored_study(tmp_path, ray_cluster, mon
         assert len(result.stderr.strip().splitlines()) == 1, result.stderr
 
 
+@pytest.mark.drill
 def test_a_programs_plan_says_what_it_saw_and_plans_validation_at_its_time_control(tmp_path, ray_cluster):
     knob, thinker = build_c(tmp_path / "c"), build_thinker(tmp_path / "c")
     # Thinks 8 ms a turn whatever it is told (its command gives 8, not {turn_ms}); trained at 3.

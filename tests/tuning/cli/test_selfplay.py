@@ -2,6 +2,8 @@
 Ray): a panel naming ``self``, and head-to-head SPSA."""
 import textwrap
 
+import pytest
+
 from tests.tuning.processes import last_json, run_tune
 
 SELF_PANEL = textwrap.dedent("""
@@ -51,6 +53,7 @@ HEAD_TO_HEAD = textwrap.dedent("""
 """)
 
 
+@pytest.mark.drill
 def test_a_study_whose_panel_names_its_own_bot_resumes_and_validates(tmp_path, ray_cluster, monkeypatch):
     monkeypatch.delenv("OCEAN_STORAGE", raising=False)
     (tmp_path / "selfish.toml").write_text(SELF_PANEL)
@@ -67,6 +70,7 @@ def test_a_study_whose_panel_names_its_own_bot_resumes_and_validates(tmp_path, r
     assert set(best["elo_per_opponent"]) == {"self", "random", "chaser"}
 
 
+@pytest.mark.drill
 def test_head_to_head_spsa_end_to_end(tmp_path, ray_cluster, monkeypatch):
     monkeypatch.delenv("OCEAN_STORAGE", raising=False)
     (tmp_path / "duel.toml").write_text(HEAD_TO_HEAD)

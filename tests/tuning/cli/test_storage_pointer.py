@@ -1,9 +1,12 @@
 """A study file's ``storage`` is remembered for the commands that take only the study's name
 (issue 36: ``tune status NAME`` / ``validate`` / ``export`` needed ``--storage`` again)."""
+import pytest
+
 from tests.tuning.cli.test_cli import TINY
 from tests.tuning.processes import last_json, run_tune
 
 
+@pytest.mark.drill
 def test_commands_by_name_find_the_storage_the_study_file_named(tmp_path, ray_cluster, monkeypatch):
     monkeypatch.delenv("OCEAN_STORAGE", raising=False)
     (tmp_path / "tiny.toml").write_text('storage = "sqlite:///elsewhere/tiny.db"\n' + TINY)

@@ -6,6 +6,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 from tests.tuning.processes import last_json, run_tune
 
 LOCAL = textwrap.dedent("""
@@ -20,6 +22,7 @@ LOCAL = textwrap.dedent("""
 """)
 
 
+@pytest.mark.drill
 def test_launch_starts_its_own_local_ray_quietly(tmp_path, monkeypatch):
     for key in [k for k in os.environ if k.startswith("RAY_")] + ["OCEAN_STORAGE"]:
         monkeypatch.delenv(key, raising=False)
@@ -54,6 +57,7 @@ PRUNED = textwrap.dedent("""
 """)
 
 
+@pytest.mark.drill
 def test_launch_from_a_script_in_the_background_cancels_quietly(tmp_path):
     """``tune launch ... &`` in a bash script (SIGINT ignored, inherited by Ray): pruned trials'
     batches are cancelled without an error line in the log."""

@@ -60,6 +60,7 @@ class _ChangedOnANewNode(FakePool):
         return out
 
 
+@pytest.mark.drill
 def test_the_driver_stops_with_the_workers_one_line_and_the_study_stays_resumable(sqlite_url):
     handle = create_study(parse_spec(tiny_spec_dict(n_trials=3, trials_in_flight=1)), sqlite_url)
     try:

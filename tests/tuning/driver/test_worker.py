@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import ray
 
 from ocean.bots import coefficients, resolve_bot
@@ -95,6 +96,7 @@ print(json.dumps({"sigint_ignored": ignored, "outcome": outcome}))
 START_UP_CPU_SECONDS = 4.0
 
 
+@pytest.mark.drill
 def test_a_running_batch_stops_when_cancelled_by_a_driver_started_from_a_script(tmp_path):
     """A background job of a script starts with SIGINT ignored, and the Ray it starts inherits
     that; a pruned trial's running batch must still stop when cancelled, without errors."""

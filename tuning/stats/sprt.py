@@ -27,7 +27,7 @@ at once: ``benchmarks.sprtbench`` runs thousands), and is plain NumPy/SciPy.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields
+from dataclasses import asdict, dataclass, fields
 from typing import Iterable
 
 import numpy as np

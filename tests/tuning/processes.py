@@ -56,6 +56,27 @@ def finish(proc) -> int:
         raise AssertionError(f"the process hung:\n{proc.stderr()[-2000:]}")
 
 
+def database_outage(proc, server, *, ready: Callable[[], bool], what: str, ride_out: bool,
+                    then: Callable[[], Any] = lambda: None) -> tuple[int, Any]:
+    """Once ``ready()`` (``what`` names it in a failure), call ``then()`` and stop ``server`` (a
+    ``tests.tuning.private_pg.PrivatePostgres``) under the running driver ``proc`` (a
+    ``benchmarks.chaos.DriverProcess``); with ``ride_out``, start it again as soon as the driver
+    says the database is unreachable. Returns the driver's exit code and what ``then`` returned;
+    afterwards the server runs and the driver is gone, whatever failed."""
+    try:
+        wait_for(ready, what, proc, proc.stderr)
+        seen = then()
+        server.stop()
+        if ride_out:
+            wait_for(lambda: "unreachable" in proc.stderr(), "the driver noticed the outage", proc, proc.stderr)
+            server.start()
+        return finish(proc), seen
+    finally:
+        server.start()
+        if proc.poll() is None:
+            proc.kill()
+
+
 @dataclass
 class Stopped:
     """How a signalled ``tune`` ended, and what the test read just after the signal (``seen``)."""

@@ -10,7 +10,7 @@ import pytest
 import sqlalchemy as sa
 
 from benchmarks.chaos import DriverProcess
-from tests.tuning.processes import finish, wait_for
+from tests.tuning.processes import database_outage
 from tuning.storage.learnstore import open_learn
 
 ROUND = 30  # self-play games a round: a checkpoint every second or so
@@ -55,15 +55,8 @@ def test_a_learning_run_rides_out_an_outage_and_stops_in_one_line_after_its_pati
                                                                                       own_pg, tmp_path):
     # Past its patience: one line naming the command that carries on, with every option it needs.
     proc = _learn(100_000, own_pg, ray_cluster, tmp_path, 0, patience="2")
-    try:
-        wait_for(_rounds_beyond(own_pg, 1), "the first checkpoints were stored", proc, proc.stderr)
-        kept = _checkpoints(own_pg)
-        private_pg.stop()
-        code = finish(proc)
-    finally:
-        private_pg.start()
-        if proc.poll() is None:
-            proc.kill()
+    code, kept = database_outage(proc, private_pg, ready=_rounds_beyond(own_pg, 1), what="the first checkpoints",
+                                 ride_out=False, then=lambda: _checkpoints(own_pg))
     err = proc.stderr()
     assert code == 2, err[-2000:]
     last = err.strip().splitlines()[-1]
@@ -78,16 +71,8 @@ def test_a_learning_run_rides_out_an_outage_and_stops_in_one_line_after_its_pati
     # Within its patience: it waits, says once that the database is back, and finishes the run.
     target = (max(stopped) + 3) * ROUND
     proc = _learn(target, own_pg, ray_cluster, tmp_path, 1, patience="120")
-    try:
-        wait_for(_rounds_beyond(own_pg, max(stopped)), "a round was stored after the restart", proc, proc.stderr)
-        private_pg.stop()
-        wait_for(lambda: "unreachable" in proc.stderr(), "tune learn noticed the outage", proc, proc.stderr)
-        private_pg.start()
-        code = finish(proc)
-    finally:
-        private_pg.start()
-        if proc.poll() is None:
-            proc.kill()
+    code, _ = database_outage(proc, private_pg, ready=_rounds_beyond(own_pg, max(stopped)),
+                              what="a round stored after the restart", ride_out=True)
     err = proc.stderr()
     assert code == 0, err[-2000:]
     assert err.count("unreachable") == 1 and err.count("is back after") == 1  # one line per outage, not per try

@@ -14,7 +14,7 @@ import sqlalchemy as sa
 
 from benchmarks.chaos import (AuditLog, Drill, DriverProcess, chaos_study_toml, compare_digests, duplicate_rows,
                               inconsistent_trials, read_digest, run_undisturbed)
-from tests.tuning.processes import finish, wait_for
+from tests.tuning.processes import database_outage, finish
 
 # A long drill: CI runs it (.ci/run), the README's test command leaves it out.
 # Kill drills and outages (about 1.5 min).
@@ -118,9 +118,15 @@ def test_four_drivers_on_one_postgres_study_create_exactly_the_target(reference,
 # private_pg and own_pg (a PostgreSQL server of the module's own, a database on it): tests/tuning/conftest.py
 
 
-def _started_playing(url: str, proc: DriverProcess) -> None:
-    wait_for(lambda: _stored(url, "chaos") > 0, "the first games were stored", proc, proc.stderr)
-    assert _stored(url, "chaos") < NEEDED  # the outage comes mid-study
+def _started_playing(url: str):
+    """A check that the first games are stored (and, then, that the study is not over yet: the
+    outage comes mid-study)."""
+    def check() -> bool:
+        stored = _stored(url, "chaos")
+        assert stored < NEEDED
+        return stored > 0
+
+    return check
 
 
 def test_postgres_restarted_mid_study_the_driver_waits_and_carries_on(reference, ray_cluster, private_pg, own_pg,
@@ -128,15 +134,8 @@ def test_postgres_restarted_mid_study_the_driver_waits_and_carries_on(reference,
     (tmp_path / "chaos.toml").write_text(_toml("chaos"))
     proc = DriverProcess(["launch", "chaos.toml", "--ray-address", ray_cluster], cwd=tmp_path,
                          env=_env(own_pg, tmp_path), index=0)
-    try:
-        _started_playing(own_pg, proc)
-        private_pg.stop()
-        wait_for(lambda: "unreachable" in proc.stderr(), "the driver noticed the outage", proc, proc.stderr)
-        private_pg.start()
-        code = finish(proc)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+    code, _ = database_outage(proc, private_pg, ready=_started_playing(own_pg), what="the first games were stored",
+                              ride_out=True)
     err = proc.stderr()
     assert code == 0, err[-2000:]
     assert err.count("unreachable") == 1 and err.count("is back after") == 1  # one line per outage, not per try
@@ -151,14 +150,9 @@ def test_an_outage_longer_than_the_patience_stops_with_one_line_and_resume_finis
     (tmp_path / "chaos.toml").write_text(_toml("chaos"))
     env = _env(own_pg, tmp_path, OCEAN_DB_PATIENCE="2")
     proc = DriverProcess(["launch", "chaos.toml", "--ray-address", ray_cluster], cwd=tmp_path, env=env, index=0)
-    try:
-        _started_playing(own_pg, proc)
-        private_pg.stop()
-        code = finish(proc)  # gives up on its own once the patience is spent
-    finally:
-        private_pg.start()
-        if proc.poll() is None:
-            proc.kill()
+    # it gives up on its own once the patience is spent
+    code, _ = database_outage(proc, private_pg, ready=_started_playing(own_pg), what="the first games were stored",
+                              ride_out=False)
     err = proc.stderr()
     assert code == 2, err[-2000:]
     last = err.strip().splitlines()[-1]

@@ -34,11 +34,12 @@ import socket
 import subprocess
 import sys
 import time
+import traceback
 import uuid
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
-__all__ = ["run_scale_bench", "ensure_auth_env", "local_cluster", "throwaway_postgres", "DEFAULT_PG_ADMIN",
+__all__ = ["run_scale_bench", "ScaleBenchError", "BenchFailed", "ensure_auth_env", "local_cluster", "throwaway_postgres", "DEFAULT_PG_ADMIN",
            "CLUSTER_SHAPE", "CLUSTER_BOT"]
 
 DEFAULT_PG_ADMIN = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
@@ -60,6 +61,47 @@ _CLUSTER_PAIRS = 50
 _CLUSTER_BATCHES = math.ceil(_CLUSTER_MAPS / _CLUSTER_PAIRS) * _CLUSTER_OPPONENTS  # batches per trial
 _CLUSTER_ROWS = 2 * _CLUSTER_PAIRS  # games per batch
 _RAY = os.path.join(os.path.dirname(sys.executable), "ray")  # the environment's own ray command
+
+
+class ScaleBenchError(RuntimeError):
+    """A failure the bench explains in one line (the cluster not coming up, the database refusing,
+    a second driver failing)."""
+
+
+class BenchFailed(Exception):
+    """The bench failed and has already said why; ``code``: the exit code (2: an error said in
+    one line, 1: a bench bug, its traceback shown)."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def _said(exc: Exception, log: Callable[[str], None]) -> BenchFailed:
+    """Say ``exc`` at once: one line for an error of the bench, the database or the system, the
+    traceback for anything else (a bug of the bench)."""
+    import sqlalchemy as sa
+
+    from tuning.errors import TuningError, last_line
+
+    if isinstance(exc, sa.exc.OperationalError):  # the driver's own words, without SQLAlchemy's link
+        lines = str(exc.orig if exc.orig is not None else exc).strip().splitlines()
+        log(f"error: {lines[0] if lines else type(exc).__name__}")
+        return BenchFailed(2)
+    if isinstance(exc, (ScaleBenchError, TuningError, OSError)):
+        log(f"error: {last_line(exc)}")
+        return BenchFailed(2)
+    log("".join(traceback.format_exception(exc)).rstrip())
+    return BenchFailed(1)
+
+
+def _leave_ray() -> None:
+    """Disconnect from the cluster while it is still up: Ray's own shutdown at exit, on a cluster
+    already stopped, waits about a minute for it before giving up."""
+    import ray
+
+    if ray.is_initialized():
+        ray.shutdown()
 
 
 def _free_port() -> int:
@@ -141,7 +183,7 @@ def local_cluster(nodes: int, cpus_per_node: int, *, timeout: float = 180.0,
                 if proc.poll() is not None:  # a node that timed out starting on a loaded machine: again
                     procs[i] = start(proc.args[2:-len(common)])
             if time.monotonic() > deadline:
-                raise RuntimeError(f"the local Ray cluster did not come up with {nodes * cpus_per_node} CPUs "
+                raise ScaleBenchError(f"the local Ray cluster did not come up with {nodes * cpus_per_node} CPUs "
                                    f"in {timeout:.0f} s (its nodes' output: {temp}.log)")
             time.sleep(1)
         yield address
@@ -302,7 +344,7 @@ def _writer(url: str, study: str, writer: int, rows: list, start: float, seconds
 
     def store(trial: int) -> None:
         if not store_batch(url, study, trial=trial, phase="train", opponent="random", rows=rows, seconds=1.0):
-            raise RuntimeError(f"the database at the scale bench's URL refused a batch of study {study}")
+            raise ScaleBenchError(f"the database at the scale bench's URL refused a batch of study {study}")
 
     base = (writer + 1) * 1_000_000
     store(base)  # the connection is made before the clock starts
@@ -375,7 +417,7 @@ def _db_ceiling(url: str, *, writers: int, batch_games: int, seconds: float, log
     finally:
         engine.dispose()
     if in_table != stored + writers * len(rows):
-        raise RuntimeError(f"the database ceiling stored {stored + writers * len(rows)} rows but the table holds "
+        raise ScaleBenchError(f"the database ceiling stored {stored + writers * len(rows)} rows but the table holds "
                            f"{in_table}")
     batches = stored // max(1, len(rows))
     return {"db_writers": writers, "db_batch_games": len(rows), "db_rows_per_s": round(stored / seconds, 1),
@@ -481,7 +523,7 @@ def _extra_reports(procs: list[subprocess.Popen]) -> list[dict]:
     for proc in procs:
         stdout, stderr = proc.communicate(timeout=3600)
         if proc.returncode != 0:
-            raise RuntimeError(f"a second driver failed: {stderr.strip()[-800:]}")
+            raise ScaleBenchError(f"a second driver failed: {stderr.strip()[-800:]}")
         out.append(json.loads(stdout.strip().splitlines()[-1]))
     return out
 
@@ -627,20 +669,29 @@ def run_scale_bench(*, nodes: int, cpus_per_node: int, trials: int, seeds: int, 
     real = _real_bot_rate(*CLUSTER_BOT)  # first, on the idle machine
     real_v1 = _real_bot_rate(*_V1_BOT)
     auto_pairs = BatchSizer("auto", seconds_per_pair=2 / real).pairs(_CLUSTER_MAPS)
-    with local_cluster(nodes, cpus_per_node, cores=set(cores[1:]) if pin_driver else None) as address:
-        log(f"Ray: {nodes} nodes x {cpus_per_node} CPUs at {address}"
-            + (f", on cores {cores[1:]}; the driver on core {cores[0]}" if pin_driver else ""))
-        with (contextlib.nullcontext(storage) if storage else throwaway_postgres(admin)) as url:
-            if pin_driver:
-                os.sched_setaffinity(0, {cores[0]})
+    try:
+        with local_cluster(nodes, cpus_per_node, cores=set(cores[1:]) if pin_driver else None) as address:
             try:
-                figures = _measure(url, address=address, trials=trials, seeds=seeds, batch_pairs=batch_pairs,
-                                   in_flight=in_flight, sampler=sampler, log=log, drivers=drivers)
+                log(f"Ray: {nodes} nodes x {cpus_per_node} CPUs at {address}"
+                    + (f", on cores {cores[1:]}; the driver on core {cores[0]}" if pin_driver else ""))
+                with (contextlib.nullcontext(storage) if storage else throwaway_postgres(admin)) as url:
+                    if pin_driver:
+                        os.sched_setaffinity(0, {cores[0]})
+                    try:
+                        figures = _measure(url, address=address, trials=trials, seeds=seeds, batch_pairs=batch_pairs,
+                                           in_flight=in_flight, sampler=sampler, log=log, drivers=drivers)
+                    finally:
+                        os.sched_setaffinity(0, cores)
+                    if db_writers and worker_stores(url):
+                        figures.update(_db_ceiling(url, writers=db_writers, batch_games=2 * auto_pairs,
+                                                   seconds=db_seconds, log=log))
+            except Exception as exc:
+                # said before Ray and the cluster stop: whatever their stopping does, the error is out
+                raise _said(exc, log) from None
             finally:
-                os.sched_setaffinity(0, cores)
-            if db_writers and worker_stores(url):
-                figures.update(_db_ceiling(url, writers=db_writers, batch_games=2 * auto_pairs,
-                                           seconds=db_seconds, log=log))
+                _leave_ray()
+    except ScaleBenchError as exc:  # the cluster did not come up (nothing of Ray to leave)
+        raise _said(exc, log) from None
     # The cluster study (studies/cluster.toml): 500 maps x 6 opponents; in batches of 50 maps,
     # 60 batches of 100 games per trial; one driver's rate on that shape, from the costs
     # measured here per batch and per trial (busy time, so slowed by whatever shares the cores).

@@ -40,25 +40,25 @@ def test_secrets_are_removed_and_what_a_program_needs_stays():
     assert is_secret("DATABASE", "postgresql://u:pw@h/db") and not is_secret("DATABASE", "postgresql://u@h/db")
 
 
-def test_a_refereed_program_does_not_see_the_database_password(tmp_path):
-    dump = tmp_path / "env.jsonl"
-    cmd = f"{sys.executable} {ENVDUMP} {dump}"
-    result = subprocess.run([sys.executable, "-m", "ocean", "referee", "--seed", "3", "--p0", cmd, "--p1", cmd,
-                             "--json", "--time-scale", "20"], capture_output=True, text=True, env=_lab_env(), timeout=120)
+def _run_with_secrets(args: list[str], dump: Path) -> None:
+    """``python -m ocean ARGS`` with the lab's secrets in its environment: it succeeds, and each
+    of the two programs it starts dumped an environment holding none of them."""
+    result = subprocess.run([sys.executable, "-m", "ocean", *args], capture_output=True, text=True, env=_lab_env(),
+                            timeout=120)
     assert result.returncode == 0, result.stderr
     envs = [json.loads(line) for line in dump.read_text().splitlines()]
     assert len(envs) == 2
     for env in envs:
         _check(env)
+
+
+def test_a_refereed_program_does_not_see_the_database_password(tmp_path):
+    dump = tmp_path / "env.jsonl"
+    cmd = f"{sys.executable} {ENVDUMP} {dump}"
+    _run_with_secrets(["referee", "--seed", "3", "--p0", cmd, "--p1", cmd, "--json", "--time-scale", "20"], dump)
 
 
 def test_a_cmd_bot_in_the_arena_does_not_see_the_database_password(tmp_path):
     dump = tmp_path / "env.jsonl"
-    result = subprocess.run([sys.executable, "-m", "ocean", "arena", "--bots",
-                             f"cmd:{sys.executable} {ENVDUMP} {dump},random", "--games", "2", "--workers", "1",
-                             "--time-scale", "20", "--json"], capture_output=True, text=True, env=_lab_env(), timeout=120)
-    assert result.returncode == 0, result.stderr
-    envs = [json.loads(line) for line in dump.read_text().splitlines()]
-    assert len(envs) == 2
-    for env in envs:
-        _check(env)
+    _run_with_secrets(["arena", "--bots", f"cmd:{sys.executable} {ENVDUMP} {dump},random", "--games", "2",
+                       "--workers", "1", "--time-scale", "20", "--json"], dump)

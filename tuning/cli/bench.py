@@ -77,14 +77,17 @@ def bench(
             fail("--pin-driver needs at least two cores (one for the driver, the others for Ray)")
         if sampler not in ("tpe", "random", "cmaes", "gp"):
             fail(f"--sampler: unknown sampler {sampler!r}; use tpe, random, cmaes or gp")
-        from benchmarks.scalebench import ensure_auth_env, run_scale_bench
+        from benchmarks.scalebench import BenchFailed, ensure_auth_env, run_scale_bench
 
         ensure_auth_env(sys.argv[1:])
-        figures = run_scale_bench(nodes=nodes, cpus_per_node=node_cpus, trials=scale_trials, seeds=seeds,
-                                  batch_pairs=batch_pairs, in_flight=in_flight, sampler=sampler, storage=storage,
-                                  log=lambda line: typer.echo(line, err=True), drivers=drivers,
-                                  pin_driver=pin_driver, db_seconds=db_seconds,
-                                  db_writers=len(os.sched_getaffinity(0)) if db_writers is None else db_writers)
+        try:
+            figures = run_scale_bench(nodes=nodes, cpus_per_node=node_cpus, trials=scale_trials, seeds=seeds,
+                                      batch_pairs=batch_pairs, in_flight=in_flight, sampler=sampler,
+                                      storage=storage, log=lambda line: typer.echo(line, err=True),
+                                      drivers=drivers, pin_driver=pin_driver, db_seconds=db_seconds,
+                                      db_writers=len(os.sched_getaffinity(0)) if db_writers is None else db_writers)
+        except BenchFailed as exc:  # said already, before its cluster stopped
+            raise typer.Exit(exc.code) from None
         print_figures(figures, as_json)
         return
     try:

@@ -13,6 +13,8 @@ from tuning.cli.common import RAY_HELP, STORAGE_HELP, fail, fmt, json_text, open
 
 __all__ = ["COMMANDS", "learn"]
 
+_TRUST_GAMES = 4000  # --trust-games by default
+
 
 class _Bar(Bars):
     """One rich progress line on stderr: self-play games, the round's TD error, the last score."""
@@ -114,7 +116,7 @@ def learn(
                                                          "many games (10,000; 0: never)."),
     score_maps: Optional[int] = typer.Option(None, help="Held-out maps per yardstick score, each played twice "
                                                         "(100)."),
-    trust_games: int = typer.Option(4000, help="Self-play games of the trust step after TD: how far to trust "
+    trust_games: int = typer.Option(_TRUST_GAMES, help="Self-play games of the trust step after TD: how far to trust "
                                                "v3's ranking, learned by matches of the learner against itself "
                                                "(0: none; docs/learning.md)."),
     report: bool = typer.Option(False, help="Print the run's learning curve (no games played)."),
@@ -153,11 +155,26 @@ def learn(
     LearnOptions(games=games, **given).check()  # every mistake is found before a file is written
     trust_maps(trust_games)
     start_weights = None if start is None else starting_weights(start)
-    _learn_and_write(name, url, games, given, start_weights, out, ray_address, trust_games, allow_code_change)
+    carry_on = _carry_on(name, games, out, storage, trust_games)
+    _learn_and_write(name, url, games, given, start_weights, out, ray_address, trust_games, allow_code_change,
+                     carry_on)
+
+
+def _carry_on(name: str, games: int, out: str, storage: Optional[str], trust_games: int) -> str:
+    """The command that carries this run on (after Ctrl-C or a database outage): the options it
+    cannot do without, and those given that change what it does (a password masked)."""
+    from tuning.storage.database import mask
+
+    command = f"tune learn {name} --games {games} --out {out}"
+    if storage:
+        command += f" --storage {mask(storage)}"
+    if trust_games != _TRUST_GAMES:
+        command += f" --trust-games {trust_games}"
+    return command
 
 
 def _learn_and_write(name, url, games, given, start_weights, out, ray_address, trust_games,
-                     allow_code_change=False) -> None:
+                     allow_code_change=False, carry_on=None) -> None:
     """Create the run from the options given (the rest: defaults), or carry the stored one on:
     options not given are the stored ones, options given must match them."""
     from ocean.bots.coefficients import save_params
@@ -167,7 +184,8 @@ def _learn_and_write(name, url, games, given, start_weights, out, ray_address, t
     from tuning.errors import TuningError
     from tuning.storage.learnstore import open_learn
 
-    store = open_learn(name, url, create=True)
+    carry_on = carry_on or f"tune learn {name} --games {games} --out {out}"
+    store = open_learn(name, url, create=True, resume=carry_on)  # a database outage's message names it
     try:
         stored = store.definition()
         if stored is None:
@@ -194,7 +212,7 @@ def _learn_and_write(name, url, games, given, start_weights, out, ray_address, t
                 with _Bar(name, options.games, last.games if last else 0) as bar:
                     cp = run_learn(store, options, parallel=cpus, on_round=bar.on_round, on_score=bar.on_score)
             except KeyboardInterrupt:
-                _stopped(store, name, games, out, "during self-play")
+                _stopped(store, carry_on, out, "during self-play")
         weights, provenance, step = cp.weights, {}, None
         if trust_games:
             cpus = cpus or connect(ray_address)
@@ -202,7 +220,7 @@ def _learn_and_write(name, url, games, given, start_weights, out, ray_address, t
                 with _TrustBar(name, trust_games) as bar:
                     step = run_trust(store, options, cp, trust_games, parallel=cpus, on_match=bar.on_match)
             except KeyboardInterrupt:
-                _stopped(store, name, games, out, "during the trust step")
+                _stopped(store, carry_on, out, "during the trust step")
             weights = step.weights
             provenance = {"trust_scale": step.scale, "trust_games": step.games}
         save_params(weights, out, {"learned_by": f"tune learn {name}", "storage": store.storage.masked,
@@ -225,18 +243,18 @@ def _learn_and_write(name, url, games, given, start_weights, out, ray_address, t
         store.storage.close()
 
 
-def _stopped(store, name: str, games: int, out: str, when: str) -> None:
+def _stopped(store, command: str, out: str, when: str) -> None:
     """Ctrl-C: say what was kept and how to carry on, write ``out`` from the last checkpoint
     (its TD weights as they stood, without the trust step), and exit with code 130."""
     from ocean.bots.coefficients import save_params
     from tuning.driver.learn import POLICY
 
     cp = store.last_checkpoint()
-    carry_on = f"carry on with  tune learn {name} --games {games} --out {out}"
+    carry_on = f"carry on with  {command}"
     if cp is None or cp.round == 0:
         typer.echo(f"interrupted {when}: no checkpoint yet, nothing learned kept; {carry_on}", err=True)
         raise typer.Exit(130)
-    save_params(cp.weights, out, {"learned_by": f"tune learn {name}", "storage": store.storage.masked,
+    save_params(cp.weights, out, {"learned_by": f"tune learn {store.name}", "storage": store.storage.masked,
                                   "self_play_games": cp.games, "round": cp.round,
                                   "interrupted": f"Ctrl-C {when}, before the trust step" if "self-play" in when
                                   else f"Ctrl-C {when}: its TD weights, not trusted"}, policy=POLICY)

@@ -27,14 +27,14 @@ at once: ``benchmarks.sprtbench`` runs thousands), and is plain NumPy/SciPy.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from typing import Iterable
 
 import numpy as np
 
 __all__ = ["PENTANOMIAL", "GAUNTLET", "PENTANOMIAL_NAMES", "NELO_PER_T", "REGULARIZER", "Settings", "EloEstimate",
            "logistic_score", "logistic_elo", "sprt_bounds", "outcome_counts", "pentanomial", "gauntlet_counts",
-           "llr", "normalized_limit", "estimate", "decide", "first_crossing", "closest_with_score", "closest_with_t"]
+           "llr", "normalized_limit", "Estimate", "estimate", "decide", "first_crossing", "closest_with_score", "closest_with_t"]
 
 # Outcomes of a pair, as the new bot's pair score (mean of its two games).
 PENTANOMIAL = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
@@ -252,11 +252,10 @@ def first_crossing(llrs, lower: float, upper: float) -> int | None:
 
 
 @dataclass(frozen=True)
-class EloEstimate:
-    """The new bot's score, Elo and normalized Elo over ``pairs`` units, each with its interval
-    (95% by default). A gauntlet's score is the head-to-head score at par (see the module doc)."""
+class Estimate:
+    """A score, Elo and normalized Elo, each with its interval: the fields every estimate of a
+    test shares (``EloEstimate`` fixed-sample, ``sprtelo.StoppedEstimate`` stop-adjusted)."""
 
-    pairs: int
     score: float
     score_low: float
     score_high: float
@@ -268,7 +267,23 @@ class EloEstimate:
     nelo_high: float
 
     def as_dict(self) -> dict:
-        return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in asdict(self).items()}
+        """The fields as JSON takes them: a subclass's own first (as it declares them), then the
+        estimate's; a value that is not finite is None (JSON has no infinity)."""
+        shared = [f.name for f in fields(Estimate)]
+        names = [f.name for f in fields(self) if f.name not in shared] + shared
+        return {k: _finite(getattr(self, k)) for k in names}
+
+
+def _finite(value):
+    return None if isinstance(value, float) and not math.isfinite(value) else value
+
+
+@dataclass(frozen=True)
+class EloEstimate(Estimate):
+    """The new bot's score, Elo and normalized Elo over ``pairs`` units, each with its interval
+    (95% by default). A gauntlet's score is the head-to-head score at par (see the module doc)."""
+
+    pairs: int
 
 
 def estimate(counts, support=PENTANOMIAL, level: float = LEVEL) -> EloEstimate:
@@ -286,7 +301,7 @@ def estimate(counts, support=PENTANOMIAL, level: float = LEVEL) -> EloEstimate:
     n = int(round(counts.sum()))
     if n == 0:
         nan = math.nan
-        return EloEstimate(0, nan, nan, nan, nan, -math.inf, math.inf, nan, -math.inf, math.inf)
+        return EloEstimate(nan, nan, nan, nan, -math.inf, math.inf, nan, -math.inf, math.inf, pairs=0)
     z = float(norm.ppf(0.5 + level / 2.0))
     mu = float((counts * support).sum() / n)
     reg = _regularized(counts)
@@ -310,6 +325,6 @@ def estimate(counts, support=PENTANOMIAL, level: float = LEVEL) -> EloEstimate:
     kurt = float((pdf * (support - centre) ** 4).sum()) / var ** 2
     t_half = z * math.sqrt(max(0.0, 1.0 - t * skew + t * t * (kurt - 1.0) / 4.0) / n)
     per_pair = NELO_PER_T / math.sqrt(2.0)
-    return EloEstimate(n, mu, low, high,
+    return EloEstimate(mu, low, high,
                        logistic_elo(mu, games), logistic_elo(low, games), logistic_elo(high, games),
-                       t * per_pair, (t - t_half) * per_pair, (t + t_half) * per_pair)
+                       t * per_pair, (t - t_half) * per_pair, (t + t_half) * per_pair, pairs=n)

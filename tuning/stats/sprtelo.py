@@ -34,8 +34,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tuning.stats.sprt import (LEVEL, NELO_PER_T, PENTANOMIAL, Settings, _regularized, closest_with_score,
-                               logistic_elo, logistic_score)
+from tuning.stats.sprt import (LEVEL, NELO_PER_T, PENTANOMIAL, Estimate, Settings, _regularized,
+                               closest_with_score, logistic_elo, logistic_score)
 
 __all__ = ["stop_probability", "StoppedEstimate", "stopped_estimate"]
 
@@ -76,24 +76,12 @@ def stop_probability(lower: float, upper: float, mu, sigma2, T, at_upper: bool =
 
 
 @dataclass(frozen=True)
-class StoppedEstimate:
+class StoppedEstimate(Estimate):
     """The stop-adjusted score, Elo and normalized Elo of a test stopped at ``result`` ("H1"/"H0"),
     each with its interval; ``time`` the units at which the ratio's slope reached the bound."""
 
     result: str
     time: float
-    score: float
-    score_low: float
-    score_high: float
-    elo: float
-    elo_low: float
-    elo_high: float
-    nelo: float
-    nelo_low: float
-    nelo_high: float
-
-    def as_dict(self) -> dict:
-        return {k: (v if not isinstance(v, float) or math.isfinite(v) else None) for k, v in self.__dict__.items()}
 
 
 def _drift(p, settings: Settings, support) -> tuple[np.ndarray, np.ndarray]:
@@ -161,6 +149,6 @@ def stopped_estimate(counts, settings: Settings, result: str, support=PENTANOMIA
         sd = math.sqrt(float((p * (support - (p * support).sum()) ** 2).sum()))
         return (score - 0.5) / sd * NELO_PER_T / math.sqrt(2.0)
 
-    return StoppedEstimate(result, time, float(centre), float(low), float(high),
+    return StoppedEstimate(float(centre), float(low), float(high),
                            logistic_elo(centre, games), logistic_elo(low, games), logistic_elo(high, games),
-                           nelo(centre), nelo(low), nelo(high))
+                           nelo(centre), nelo(low), nelo(high), result=result, time=time)

@@ -15,13 +15,18 @@ a study database gains them only when a run is stored there):
   weights' yardstick scores, unique per (run, round, scale, opponent, maps).
 
 A row is written once: storing a checkpoint or score that is already there (a resumed run that
-reached the same round) changes nothing, so every round is idempotent.
+reached the same round) changes nothing, so every round is idempotent. That is also what lets
+every database call of the store go through ``tuning.storage.retry`` (as a study's and a test's
+do): an outage is ridden out, and one that outlasts the patience stops the run with one line
+naming the command that carries it on, every stored checkpoint kept.
 """
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy import JSON, BigInteger, Float, Integer, String, UniqueConstraint
@@ -31,11 +36,13 @@ from tuning.errors import StudyNotFound, TuningError
 from tuning.storage.database import Storage, open_storage, parse_url
 from tuning.storage.kinds import LEARN, refuse_other_kinds
 from tuning.storage.provenance import RUN_CODE, check_run_code, package_version
+from tuning.storage.retry import Retry
 
 __all__ = ["LearnRun", "LearnCheckpoint", "LearnScore", "LearnTrust", "Checkpoint", "Score", "TrustRow", "LearnStore",
            "ladder_scale", "open_learn", "rung_name"]
 
 _ID = BigInteger().with_variant(Integer, "sqlite")
+T = TypeVar("T")
 
 
 _WRITTEN = "written"  # key of the run's definition: what --out last received (``LearnStore.written``)
@@ -170,17 +177,31 @@ def ladder_scale(rows) -> float:
     return best
 
 
-class LearnStore:
-    """One run's rows: the only place that writes them."""
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
-    def __init__(self, storage: Storage, name: str) -> None:
+
+class LearnStore:
+    """One run's rows: the only place that writes them. Every database call goes through
+    ``self.retry`` (``tuning.storage.retry``); ``resume`` is the command its outage message names
+    (``tune learn NAME`` unless the caller gives the options carrying on needs)."""
+
+    def __init__(self, storage: Storage, name: str, *, resume: str | None = None) -> None:
         self.storage = storage
         self.name = name
-        _LearnBase.metadata.create_all(storage.engine)
+        self.retry = Retry(storage.url, name=name, log=_stderr, resume=resume or f"tune learn {name}")
+        self._db(lambda: _LearnBase.metadata.create_all(storage.engine))
+
+    def _db(self, fn: Callable[[], T]) -> T:
+        """``fn()`` with the database retried through an outage (each call here is idempotent)."""
+        return self.retry.call(fn)
 
     def _stored(self) -> dict | None:
-        with self.storage.engine.connect() as conn:
-            row = conn.execute(sa.select(LearnRun.definition).where(LearnRun.name == self.name)).first()
+        def read():
+            with self.storage.engine.connect() as conn:
+                return conn.execute(sa.select(LearnRun.definition).where(LearnRun.name == self.name)).first()
+
+        row = self._db(read)
         return None if row is None else dict(row[0])
 
     def definition(self) -> dict | None:
@@ -192,6 +213,9 @@ class LearnStore:
         """The run's definition: stored from ``definition`` if the run is new (True), else the
         stored one (False), which ``definition`` must match but for the keys ``may_differ``
         (one-line error naming each difference)."""
+        return self._db(lambda: self._create_or_check(definition, may_differ))
+
+    def _create_or_check(self, definition: dict, may_differ: tuple[str, ...]) -> tuple[dict, bool]:
         stored = self.definition()
         if stored is None:
             refuse_other_kinds(self.storage.engine, self.storage.masked, self.name, LEARN)
@@ -224,9 +248,7 @@ class LearnStore:
                              command=f"tune learn {self.name}", since=0 if last is None else last.round)
         if new is None:
             return records
-        with self.storage.engine.begin() as conn:
-            conn.execute(sa.update(LearnRun).where(LearnRun.name == self.name)
-                         .values(definition={**self._stored(), RUN_CODE: new}))
+        self._update_definition({RUN_CODE: new})
         return new
 
     def written(self) -> dict:
@@ -235,23 +257,28 @@ class LearnStore:
         return dict((self._stored() or {}).get(_WRITTEN) or {})
 
     def note_written(self, round_: int, maps: int | None, out: str) -> None:
-        with self.storage.engine.begin() as conn:
-            conn.execute(sa.update(LearnRun).where(LearnRun.name == self.name).values(
-                definition={**self._stored(), _WRITTEN: {"round": round_, "maps": maps, "out": str(out)}}))
+        self._update_definition({_WRITTEN: {"round": round_, "maps": maps, "out": str(out)}})
+
+    def _update_definition(self, changes: dict) -> None:
+        """Set keys of the stored definition (the same value again when a lost commit is repeated)."""
+        def update():
+            with self.storage.engine.begin() as conn:
+                conn.execute(sa.update(LearnRun).where(LearnRun.name == self.name)
+                             .values(definition={**self._stored(), **changes}))
+
+        self._db(update)
 
     def checkpoints(self) -> list[Checkpoint]:
         c = LearnCheckpoint
         stmt = sa.select(c.round, c.games, c.weights, c.td_error, c.player_turns, c.seconds).where(
             c.run == self.name).order_by(c.round)
-        with self.storage.engine.connect() as conn:
-            return [Checkpoint(int(r), int(g), {k: float(v) for k, v in w.items()}, float(e), int(t), float(s))
-                    for r, g, w, e, t, s in conn.execute(stmt)]
+        return [Checkpoint(int(r), int(g), {k: float(v) for k, v in w.items()}, float(e), int(t), float(s))
+                for r, g, w, e, t, s in self._rows(stmt)]
 
     def last_checkpoint(self) -> Checkpoint | None:
         c = LearnCheckpoint
         stmt = sa.select(sa.func.max(c.round)).where(c.run == self.name)
-        with self.storage.engine.connect() as conn:
-            last = conn.execute(stmt).scalar()
+        last = self._db(lambda: self._scalar(stmt))
         if last is None:
             return None
         return next(cp for cp in self.checkpoints() if cp.round == last)
@@ -266,9 +293,8 @@ class LearnStore:
         s = LearnScore
         stmt = sa.select(s.round, s.games, s.opponent, s.maps, s.score, s.low, s.high).where(
             s.run == self.name).order_by(s.round, s.opponent)
-        with self.storage.engine.connect() as conn:
-            return [Score(int(r), int(g), o, int(m), float(sc), float(lo), float(hi))
-                    for r, g, o, m, sc, lo, hi in conn.execute(stmt)]
+        return [Score(int(r), int(g), o, int(m), float(sc), float(lo), float(hi))
+                for r, g, o, m, sc, lo, hi in self._rows(stmt)]
 
     def add_score(self, score: Score) -> None:
         """Store ``score`` (nothing if that round's score against that opponent is stored already)."""
@@ -283,9 +309,8 @@ class LearnStore:
             t.run == self.name)
         if round_ is not None:
             stmt = stmt.where(t.round == round_)
-        with self.storage.engine.connect() as conn:
-            return [TrustRow(int(r), int(g), float(sc), o, int(m), float(s), float(lo), float(hi))
-                    for r, g, sc, o, m, s, lo, hi in conn.execute(stmt.order_by(t.round, t.id))]
+        return [TrustRow(int(r), int(g), float(sc), o, int(m), float(s), float(lo), float(hi))
+                for r, g, sc, o, m, s, lo, hi in self._rows(stmt.order_by(t.round, t.id))]
 
     def add_trust_row(self, row: TrustRow) -> None:
         """Store ``row`` (nothing if that match is stored already)."""
@@ -293,17 +318,32 @@ class LearnStore:
                                            opponent=row.opponent, maps=row.maps, score=row.score, low=row.low,
                                            high=row.high, created_at=time.time()))
 
+    def _rows(self, stmt) -> list:
+        def read():
+            with self.storage.engine.connect() as conn:
+                return list(conn.execute(stmt))
+
+        return self._db(read)
+
+    def _scalar(self, stmt):
+        with self.storage.engine.connect() as conn:
+            return conn.execute(stmt).scalar()
+
     def _insert_once(self, model, values: dict) -> None:
-        try:
-            with self.storage.engine.begin() as conn:
-                conn.execute(sa.insert(model).values(**values))
-        except sa.exc.IntegrityError:
-            pass  # written by an earlier run of the same round: the same row, by determinism
+        def insert():
+            try:
+                with self.storage.engine.begin() as conn:
+                    conn.execute(sa.insert(model).values(**values))
+            except sa.exc.IntegrityError:
+                pass  # written by an earlier run of the same round (or a commit lost with the connection)
+
+        self._db(insert)
 
 
-def open_learn(name: str, url: str, *, create: bool) -> LearnStore:
+def open_learn(name: str, url: str, *, create: bool, resume: str | None = None) -> LearnStore:
     """The store of learning run ``name`` at ``url``; without ``create``, a missing database or
-    run is ``StudyNotFound`` (one line saying how to start one)."""
+    run is ``StudyNotFound`` (one line saying how to start one). ``resume``: the command a
+    database outage's message names to carry the run on (default ``tune learn NAME``)."""
     parsed = parse_url(url)
     if not create and parsed.get_backend_name() == "sqlite" and not parsed.database:
         raise StudyNotFound(f"no learning run named {name!r}: give --storage")
@@ -311,7 +351,7 @@ def open_learn(name: str, url: str, *, create: bool) -> LearnStore:
         raise StudyNotFound(f"no learning run named {name!r}: there is no database at {parsed.database}; start one "
                             f"with  tune learn {name} --games N --out FILE  (or give --storage)")
     storage = open_storage(url, must_exist=False)
-    store = LearnStore(storage, name)
+    store = LearnStore(storage, name, resume=resume)
     if not create and store.definition() is None:
         storage.close()
         raise StudyNotFound(f"no learning run named {name!r} in {storage.masked}; start one with  tune learn {name} "

@@ -7,18 +7,14 @@ the same study file stores (per-trial parameters, values and every game row)?"""
 from __future__ import annotations
 
 import os
-import subprocess
-import time
-import uuid
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
-from tests.tuning.private_pg import PrivatePostgres, postgres_bin
 from benchmarks.chaos import (AuditLog, Drill, DriverProcess, chaos_study_toml, compare_digests, duplicate_rows,
-
-                          inconsistent_trials, read_digest, run_undisturbed)
+                              inconsistent_trials, read_digest, run_undisturbed)
+from tests.tuning.processes import database_outage, finish
 
 # A long drill: CI runs it (.ci/run), the README's test command leaves it out.
 # Kill drills and outages (about 1.5 min).
@@ -27,7 +23,6 @@ pytestmark = pytest.mark.drill
 STUDY = dict(n_trials=6, pairs=120, batch_pairs=40, panel=["stealth-v1", "hunter-v1"])
 OPPONENTS = STUDY["panel"]
 NEEDED = STUDY["n_trials"] * 2 * STUDY["pairs"] * len(OPPONENTS)
-GUARD = 300  # seconds: a process still running after this is hung (a guard, never a measurement)
 
 
 def _toml(name: str, **changes) -> str:
@@ -39,23 +34,6 @@ def _env(url: str, workdir: Path, **extra) -> dict:
            "PYTHONUNBUFFERED": "1", **extra}
     env.pop("RAY_ADDRESS", None)
     return env
-
-
-def _wait_for(condition, what: str, proc: DriverProcess | None = None) -> None:
-    deadline = time.monotonic() + GUARD
-    while not condition():
-        if proc is not None and proc.poll() is not None:
-            raise AssertionError(f"the driver exited ({proc.poll()}) before {what}:\n{proc.stderr()[-2000:]}")
-        assert time.monotonic() < deadline, f"hung waiting for {what}"
-        time.sleep(0.05)
-
-
-def _finish(proc: DriverProcess) -> int:
-    try:
-        return proc.proc.wait(timeout=GUARD)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        raise AssertionError(f"the driver hung:\n{proc.stderr()[-2000:]}")
 
 
 def _stored(url: str, name: str) -> int:
@@ -119,7 +97,7 @@ def test_four_drivers_on_one_postgres_study_create_exactly_the_target(reference,
     env = _env(pg_url, tmp_path)
     drivers = [DriverProcess(["launch", "chaos.toml", "--or-resume", "--ray-address", ray_cluster],
                              cwd=tmp_path, env=env, index=i, audited=True) for i in range(4)]
-    codes = [_finish(d) for d in drivers]
+    codes = [finish(d) for d in drivers]
     assert codes == [0, 0, 0, 0], [d.stderr()[-1500:] for d in drivers]
     final = read_digest(pg_url, "chaos")
     assert sorted(final.states) == list(range(STUDY["n_trials"]))  # exactly the target, numbers unique
@@ -137,43 +115,18 @@ def test_four_drivers_on_one_postgres_study_create_exactly_the_target(reference,
 
 # --- the database goes away -----------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def private_pg():
-    """A PostgreSQL server of this module's own, to stop and start at will."""
-    if postgres_bin() is None:
-        pytest.skip("needs the PostgreSQL server programs (initdb, pg_ctl) for a private cluster")
-    server = PrivatePostgres()
-    try:
-        server.start()
-        yield server
-    finally:
-        server.remove()
+# private_pg and own_pg (a PostgreSQL server of the module's own, a database on it): tests/tuning/conftest.py
 
 
-@pytest.fixture
-def own_pg(private_pg):
-    """A fresh database on the private server, its URL carrying a password that must never be
-    printed (trust auth ignores it)."""
-    name = f"ocean_outage_{uuid.uuid4().hex[:10]}"
+def _started_playing(url: str):
+    """A check that the first games are stored (and, then, that the study is not over yet: the
+    outage comes mid-study)."""
+    def check() -> bool:
+        stored = _stored(url, "chaos")
+        assert stored < NEEDED
+        return stored > 0
 
-    def admin(sql: str) -> None:  # a new connection each time: a pooled one would not survive the restart
-        engine = sa.create_engine(private_pg.url(), isolation_level="AUTOCOMMIT", poolclass=sa.NullPool)
-        with engine.connect() as conn:
-            conn.execute(sa.text(sql))
-        engine.dispose()
-
-    private_pg.start()  # whatever the previous test left
-    admin(f'CREATE DATABASE "{name}"')
-    try:
-        yield private_pg.url(name, password="outage-pw-7f3a")
-    finally:
-        private_pg.start()
-        admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-def _started_playing(url: str, proc: DriverProcess) -> None:
-    _wait_for(lambda: _stored(url, "chaos") > 0, "the first games were stored", proc)
-    assert _stored(url, "chaos") < NEEDED  # the outage comes mid-study
+    return check
 
 
 def test_postgres_restarted_mid_study_the_driver_waits_and_carries_on(reference, ray_cluster, private_pg, own_pg,
@@ -181,15 +134,8 @@ def test_postgres_restarted_mid_study_the_driver_waits_and_carries_on(reference,
     (tmp_path / "chaos.toml").write_text(_toml("chaos"))
     proc = DriverProcess(["launch", "chaos.toml", "--ray-address", ray_cluster], cwd=tmp_path,
                          env=_env(own_pg, tmp_path), index=0)
-    try:
-        _started_playing(own_pg, proc)
-        private_pg.stop()
-        _wait_for(lambda: "unreachable" in proc.stderr(), "the driver noticed the outage", proc)
-        private_pg.start()
-        code = _finish(proc)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+    code, _ = database_outage(proc, private_pg, ready=_started_playing(own_pg), what="the first games were stored",
+                              ride_out=True)
     err = proc.stderr()
     assert code == 0, err[-2000:]
     assert err.count("unreachable") == 1 and err.count("is back after") == 1  # one line per outage, not per try
@@ -204,14 +150,9 @@ def test_an_outage_longer_than_the_patience_stops_with_one_line_and_resume_finis
     (tmp_path / "chaos.toml").write_text(_toml("chaos"))
     env = _env(own_pg, tmp_path, OCEAN_DB_PATIENCE="2")
     proc = DriverProcess(["launch", "chaos.toml", "--ray-address", ray_cluster], cwd=tmp_path, env=env, index=0)
-    try:
-        _started_playing(own_pg, proc)
-        private_pg.stop()
-        code = _finish(proc)  # gives up on its own once the patience is spent
-    finally:
-        private_pg.start()
-        if proc.poll() is None:
-            proc.kill()
+    # it gives up on its own once the patience is spent
+    code, _ = database_outage(proc, private_pg, ready=_started_playing(own_pg), what="the first games were stored",
+                              ride_out=False)
     err = proc.stderr()
     assert code == 2, err[-2000:]
     last = err.strip().splitlines()[-1]
@@ -222,7 +163,7 @@ def test_an_outage_longer_than_the_patience_stops_with_one_line_and_resume_finis
     assert inconsistent_trials(stopped, OPPONENTS) == []  # never a half-written trial
     assert len(stopped.rows) < NEEDED
     resumed = DriverProcess(["resume", "chaos", "--ray-address", ray_cluster], cwd=tmp_path, env=env, index=1)
-    assert _finish(resumed) == 0, resumed.stderr()[-2000:]
+    assert finish(resumed) == 0, resumed.stderr()[-2000:]
     final = read_digest(own_pg, "chaos")
     assert all(final.rows.get(k) == v for k, v in stopped.rows.items())  # every stored game kept
     assert compare_digests(final, reference) == []

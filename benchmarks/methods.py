@@ -111,6 +111,9 @@ def _held_out_halves(base: dict, games: int | None) -> tuple[dict, list[int], in
         raise ValueError("the study file's [validation] seeds are too few to split in two halves")
     games -= games % 2
     choose = {"seeds": {"start": validation.seeds.start, "count": half}, "games": games}
+    duel = base.get("validation", {}).get("head_to_head_games")
+    if duel is not None:  # the study file's duel, cut to the halved maps as --games cuts the rest
+        choose["head_to_head_games"] = min(duel, games)
     report = list(range(validation.seeds.start + half, validation.seeds.start + half + games // 2))
     return choose, report, games
 

@@ -121,3 +121,23 @@ def test_the_command_refuses_bad_input_with_one_line(tmp_path):
                               capture_output=True, text=True, timeout=120)
         lines = done.stderr.strip().splitlines()
         assert done.returncode == 2 and len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]
+
+
+def test_a_study_file_with_a_long_duel_is_cut_to_the_halved_maps():
+    # selfplay-v3.toml asks 4,000 head-to-head games of 3,000 held-out maps: on the half a run
+    # chooses on there are 1,500, so the duel is cut as --games cuts the rest (it used to be refused)
+    import tomllib
+    from pathlib import Path
+
+    from benchmarks.methods import _held_out_halves, _run_spec
+    from tuning.study.spec import parse_spec
+
+    study = Path(__file__).resolve().parents[2] / "studies" / "selfplay-v3.toml"
+    base = tomllib.loads(study.read_text())
+    choose, report, games = _held_out_halves(base, 200)
+    assert choose == {"seeds": {"start": 900000, "count": 1500}, "games": 200, "head_to_head_games": 200}
+    assert report == list(range(901500, 901600)) and games == 200
+    for method in (Method("spsa", head_to_head=True), Method("spsa")):
+        spec = parse_spec(_run_spec(base, method, 10, 1, choose), base=study.parent)
+        assert spec.validation.head_to_head_games == 200 and spec.validation.seeds.count == 1500
+    assert "head_to_head_games" not in _held_out_halves(tomllib.loads(TINY), None)[0]

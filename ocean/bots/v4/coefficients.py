@@ -28,6 +28,11 @@ SEARCH: tuple[Coefficient, ...] = (
     Coefficient("lookahead_weight", 0.25, 0.0, 1.0,
                 "how much a line's value moves to what the greedy can do after it: a backed-up value is the "
                 "line's score plus this times (the child's value minus the parent's best score)"),
+    Coefficient("below_greedy_weight", 1.0, 0.0, 1.0,
+                "below the root, how much of a line's backed-up worth is the greedy's score (a within-turn "
+                "ranking); the rest is what the line realised in lives: damage dealt to the drawn opponent "
+                "(a kill counting kill_bonus more) less lives we lost, surfacing included (1: the greedy's "
+                "score only; near 0: lives, the greedy's score a tie-breaker)"),
 )
 
 COEFFICIENTS_V4: tuple[Coefficient, ...] = COEFFICIENTS_V3 + SEARCH

@@ -49,6 +49,7 @@ def _search(cell, opponent, charges, believed, iterations, *, opp_life=6, rows=O
     sc[T.SC_UCB] = v["ucb_c"]
     sc[T.SC_LOOKAHEAD] = v["lookahead_weight"]
     sc[T.SC_REALIZED] = v["realized_shots"]
+    sc[T.SC_BELOW_GREEDY] = v["below_greedy_weight"]
     sc[T.SC_P] = 0
     sc[T.SC_DRAWS] = 1
     sc[T.SC_WIDTH] = min(int(v["width"]), MAX_WIDTH)

@@ -1,7 +1,7 @@
 """The v4 bot's coefficients: v3's (its evaluation, same names, same slots: v3's kernels read
 them where they are), then the search's own (``SEARCH``). No kernel here: naming a policy
 compiles nothing (``bots.registry``)."""
-from ocean.bots.coefficients import COEFFICIENTS_V3, VECTOR_SIZE, Coefficient
+from ocean.bots.coefficients import COEFFICIENTS_V3, Coefficient, slots
 
 SEARCH: tuple[Coefficient, ...] = (
     Coefficient("iterations", 16, 1, 400,
@@ -36,5 +36,4 @@ SEARCH: tuple[Coefficient, ...] = (
 )
 
 COEFFICIENTS_V4: tuple[Coefficient, ...] = COEFFICIENTS_V3 + SEARCH
-assert len(COEFFICIENTS_V4) <= VECTOR_SIZE
-INDEX_V4 = {c.name: i for i, c in enumerate(COEFFICIENTS_V4)}
+INDEX_V4 = slots(COEFFICIENTS_V4)  # the v4 bot's slots (v3's first, where v3's kernels read them)

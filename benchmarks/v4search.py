@@ -6,10 +6,11 @@ of a decision, for v4 at its defaults or at the values given.
 
 Each ``--set NAME=V1,V2,...`` is one sweep: every value of it is played with the other
 coefficients at their defaults (sweeps do not combine), or at the values of the ``--base NAME=V``
-options, which every run shares (``--base determinizations=8 --set ucb_c=0.01,0.3``). Maps are held out (seeds from 900,000,
-never in a study's seed bank); each map is played twice with the sides swapped, so the score's
-interval is over pairs (``ocean.stats.pair_estimate``). ``--workers`` splits the maps over
-processes (the figures are the same for any count: a game is a pure function of its seeds).
+options, which every run shares (``--base determinizations=8 --set ucb_c=0.01,0.3``). Maps are
+held out (seeds from 900,000, never in a study's seed bank); each map is played twice with the
+sides swapped, so the score's interval is over pairs (``ocean.stats.pair_estimate``).
+``--workers`` splits the maps over processes (the figures are the same for any count: a game is
+a pure function of its seeds).
 Decision time is CPU time per v4 decision over whole games against v3 (``--time-games`` maps),
 mean and p99, beside v3's own over the same games.
 """

@@ -25,8 +25,8 @@ from ocean.bots import registry as _policies
 
 __all__ = ["Coefficient", "COEFFICIENTS", "COEFFICIENTS_V2", "COEFFICIENTS_V3", "NAMES", "ParamsError", "V1", "V2", "V3",
            "TUNABLE_BOTS",
-           "VECTOR_SIZE", "slots", "registry", "names", "defaults", "validate", "toml_value", "coefficient_line", "vector",
-           "read_params_file", "save_params", "params_toml"]
+           "VECTOR_SIZE", "slots", "registry", "names", "defaults", "validate", "toml_value", "coefficient_line",
+           "vector", "read_params_file", "save_params", "params_toml"]
 
 V1 = "tunable"  # the policy a coefficient file without a ``bot`` key plays (the frozen v1 bot)
 V2 = "tunable-v2"

@@ -10,8 +10,8 @@ from ocean.bots.v3._answer import TABLES_SIZE
 from ocean.bots.v3._observe import M_OPP_CHARGE, M_OPP_SILENCE_CHARGE, M_TABLES, V3_MEM, v3_observe
 from ocean.bots.v3._turn import K_LATER, K_SILENCE_ATTACK, answer_table, fields, powers_after, write_line
 from ocean.bots.v4._tree import (
-    SC_BELOW_GREEDY, SC_DEPTH, SC_DRAWS, SC_EDGES, SC_ITERATIONS, SC_LOOKAHEAD, SC_NODES, SC_P, SC_REALIZED, SC_SILENCE_SHARE,
-    SC_TABLE, SC_TABLE_WEIGHT, SC_UCB, SC_WIDTH, draw_cells, expand, iterate, new_work, root_choice,
+    SC_BELOW_GREEDY, SC_DEPTH, SC_DRAWS, SC_EDGES, SC_ITERATIONS, SC_LOOKAHEAD, SC_NODES, SC_P, SC_REALIZED,
+    SC_SILENCE_SHARE, SC_TABLE, SC_TABLE_WEIGHT, SC_UCB, SC_WIDTH, draw_cells, expand, iterate, new_work, root_choice,
 )
 from ocean.bots.v4.coefficients import INDEX_V4
 from ocean.constants import ACT_SURFACE

@@ -13,7 +13,7 @@ SEARCH: tuple[Coefficient, ...] = (
     Coefficient("depth_cap", 4, 1, 20,
                 "our turns below the root a node may lie (a deeper descent is scored where it stops)",
                 integer=True),
-    Coefficient("determinizations", 4, 1, 16,
+    Coefficient("determinizations", 8, 1, 16,
                 "opponent states drawn at the root, each making its own subtree; iterations cycle through them",
                 integer=True),
     Coefficient("draw_weight", 1.0, 0.0, 3.0,

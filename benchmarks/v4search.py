@@ -97,14 +97,18 @@ def _parse_sets(sets: list[str], option: str = "--set") -> list[dict]:
     return runs
 
 
+def _runs(sets: list[str], base: list[str]) -> list[dict]:
+    """The coefficient values of each run: a ``--set`` sweep's value over the ``--base`` values."""
+    shared: dict = {}
+    for values in _parse_sets(base, "--base"):
+        shared.update(values)
+    return [{**shared, **values} for values in (_parse_sets(sets) if sets else [{}])]
+
+
 def run(games: int, sets: list[str], workers: int, time_games: int, opponent: str,
         base: list[str] | None = None) -> list[dict]:
-    shared: dict = {}
-    for values in _parse_sets(base or [], "--base"):
-        shared.update(values)
     rows = []
-    for values in (_parse_sets(sets) if sets else [{}]):
-        values = {**shared, **values}
+    for values in _runs(sets, base or []):
         row = play(values, games, opponent, workers)
         if time_games > 0:
             row["decision_cost"] = decision_cost(values, time_games)

@@ -5,10 +5,12 @@ of a decision, for v4 at its defaults or at the values given.
     python -m benchmarks.v4search --games 200 --set iterations=16,64 --set ucb_c=0.01,0.3
 
 Each ``--set NAME=V1,V2,...`` is one sweep: every value of it is played with the other
-coefficients at their defaults (sweeps do not combine). Maps are held out (seeds from 900,000,
-never in a study's seed bank); each map is played twice with the sides swapped, so the score's
-interval is over pairs (``ocean.stats.pair_estimate``). ``--workers`` splits the maps over
-processes (the figures are the same for any count: a game is a pure function of its seeds).
+coefficients at their defaults (sweeps do not combine), or at the values of the ``--base NAME=V``
+options, which every run shares (``--base determinizations=8 --set ucb_c=0.01,0.3``). Maps are
+held out (seeds from 900,000, never in a study's seed bank); each map is played twice with the
+sides swapped, so the score's interval is over pairs (``ocean.stats.pair_estimate``).
+``--workers`` splits the maps over processes (the figures are the same for any count: a game is
+a pure function of its seeds).
 Decision time is CPU time per v4 decision over whole games against v3 (``--time-games`` maps),
 mean and p99, beside v3's own over the same games.
 """
@@ -82,7 +84,7 @@ def decision_cost(values: dict, games: int = 10) -> dict:
     return out
 
 
-def _parse_sets(sets: list[str]) -> list[dict]:
+def _parse_sets(sets: list[str], option: str = "--set") -> list[dict]:
     from ocean.bots import coefficients as C
 
     known = set(C.names("tunable-v4"))
@@ -90,14 +92,23 @@ def _parse_sets(sets: list[str]) -> list[dict]:
     for item in sets:
         name, _, values = item.partition("=")
         if name not in known or not values:
-            raise SystemExit(f"--set {item!r}: give NAME=V1,V2 with a v4 coefficient name")
+            raise SystemExit(f"{option} {item!r}: give NAME=V1,V2 with a v4 coefficient name")
         runs += [{name: float(v)} for v in values.split(",")]
     return runs
 
 
-def run(games: int, sets: list[str], workers: int, time_games: int, opponent: str) -> list[dict]:
+def _runs(sets: list[str], base: list[str]) -> list[dict]:
+    """The coefficient values of each run: a ``--set`` sweep's value over the ``--base`` values."""
+    shared: dict = {}
+    for values in _parse_sets(base, "--base"):
+        shared.update(values)
+    return [{**shared, **values} for values in (_parse_sets(sets) if sets else [{}])]
+
+
+def run(games: int, sets: list[str], workers: int, time_games: int, opponent: str,
+        base: list[str] | None = None) -> list[dict]:
     rows = []
-    for values in (_parse_sets(sets) if sets else [{}]):
+    for values in _runs(sets, base or []):
         row = play(values, games, opponent, workers)
         if time_games > 0:
             row["decision_cost"] = decision_cost(values, time_games)
@@ -110,12 +121,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--set", action="append", default=[], dest="sets")
+    parser.add_argument("--base", action="append", default=[],
+                        help="NAME=V: a value every run shares (the sweeps of --set vary around it)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--time-games", type=int, default=0, help="maps to time decisions on (0: none)")
     parser.add_argument("--opponent", default="tunable-v3")
     parser.add_argument("--json", action="store_true", help="(rows are printed as JSON lines either way)")
     args = parser.parse_args()
-    run(args.games, args.sets, args.workers, args.time_games, args.opponent)
+    run(args.games, args.sets, args.workers, args.time_games, args.opponent, args.base)
 
 
 if __name__ == "__main__":

@@ -25,8 +25,8 @@ from ocean.bots import registry as _policies
 
 __all__ = ["Coefficient", "COEFFICIENTS", "COEFFICIENTS_V2", "COEFFICIENTS_V3", "NAMES", "ParamsError", "V1", "V2", "V3",
            "TUNABLE_BOTS",
-           "VECTOR_SIZE", "registry", "names", "defaults", "validate", "toml_value", "coefficient_line", "vector",
-           "read_params_file", "save_params", "params_toml"]
+           "VECTOR_SIZE", "slots", "registry", "names", "defaults", "validate", "toml_value", "coefficient_line",
+           "vector", "read_params_file", "save_params", "params_toml"]
 
 V1 = "tunable"  # the policy a coefficient file without a ``bot`` key plays (the frozen v1 bot)
 V2 = "tunable-v2"
@@ -53,6 +53,13 @@ class Coefficient:
 
 def _fmt(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def slots(coefficients: tuple[Coefficient, ...]) -> dict[str, int]:
+    """A bot's coefficient registry as its compiled code reads it: each name's slot in the
+    vector (registry order). A registry longer than ``VECTOR_SIZE`` cannot be handed over."""
+    assert len(coefficients) <= VECTOR_SIZE, f"{len(coefficients)} coefficients; a vector holds {VECTOR_SIZE}"
+    return {c.name: i for i, c in enumerate(coefficients)}
 
 
 # Damage is counted in lives; "expected" means over the tracker's candidate states.
@@ -149,7 +156,7 @@ COEFFICIENTS_V2: tuple[Coefficient, ...] = tuple(_SHARED_V2.values()) + (
     Coefficient("plausible_wall_weight", 3.0, 0.0, 4.0,
                 "weight of the share of an opponent state's path that hugged islands or edges"),
 )
-INDEX_V2 = {c.name: i for i, c in enumerate(COEFFICIENTS_V2)}  # the v2 bot's slots
+INDEX_V2 = slots(COEFFICIENTS_V2)  # the v2 bot's slots
 
 # The v3 bot (ocean/bots/v3/) reads v2's numbers, with v2's defaults, but those its exact model
 # of the opponent's answer replaces (the radius, the cell limit and estimate, the factor while
@@ -182,8 +189,10 @@ COEFFICIENTS_V3: tuple[Coefficient, ...] = tuple(c for c in COEFFICIENTS_V2 if c
     Coefficient("mine_traffic_weight", 10.0, 0.0, 20.0,
                 "weight of the opponent's likely presence under a MINE's blast beside its distance to our other mines"),
 )
-assert max(len(COEFFICIENTS), len(COEFFICIENTS_V2), len(COEFFICIENTS_V3)) <= VECTOR_SIZE
-INDEX_V3 = {c.name: i for i, c in enumerate(COEFFICIENTS_V3)}  # the v3 bot's slots
+
+
+slots(COEFFICIENTS)
+INDEX_V3 = slots(COEFFICIENTS_V3)  # the v3 bot's slots
 TUNABLE_BOTS: tuple[str, ...] = _policies.TUNABLE_POLICIES  # the policies that read coefficients
 
 

@@ -4,7 +4,7 @@ nothing (``bots.registry``); the kernels that compute the features are in ``_fea
 defaults are hand-set (a life is worth one unit, v3's ranking is trusted fully, the rest a first
 guess); ``tune learn`` starts from zero weights unless told otherwise and writes what it learns
 as a coefficient file."""
-from ocean.bots.coefficients import VECTOR_SIZE, Coefficient
+from ocean.bots.coefficients import Coefficient, slots
 
 # (name, meaning) of every feature, in slot order: the coefficient registry and the docs read it.
 FEATURES = (
@@ -53,4 +53,4 @@ _HAND_SET = {"lives": 1.0, "believed_cells": 0.15, "room": 0.5, "torpedo_charge"
 COEFFICIENTS_TD: tuple[Coefficient, ...] = tuple(
     Coefficient(name, _HAND_SET[name], -WEIGHT_BOUND, WEIGHT_BOUND, f"advantage weight of {meaning}")
     for name, meaning in FEATURES)
-assert len(COEFFICIENTS_TD) <= VECTOR_SIZE
+slots(COEFFICIENTS_TD)  # the vector holds them (the turn reads them by feature order)

@@ -307,6 +307,15 @@ def powers_after(state, board, base, end, charges, probs, values, coefs, rng, ou
 
 
 @kernel
+def line_scratch():
+    """Scratch for ``score_lines``: (mark, held, fired, tmp, answering, path, target, after,
+    start_value, start_target)."""
+    return (np.zeros(CELLS, dtype=np.int64), np.empty(CELLS, dtype=np.int64), np.empty(CELLS, dtype=np.int64),
+            np.empty(CELLS, dtype=np.int64), answer_scratch(), path_scratch(), np.empty(1, dtype=np.int64),
+            np.empty(4, dtype=np.int64), np.zeros(2), np.full(2, NO_TARGET, dtype=np.int64))
+
+
+@kernel
 def choose_line(board, state, base, cell, life, opp_life, charges, probs, values, danger, self_cells, n_self,
                 tables, table, table_weight, silence_share, coefs, rng, lines, chosen):
     """Score every line (``_lines.enumerate_lines``) in lives and write the best into
@@ -319,28 +328,41 @@ def choose_line(board, state, base, cell, life, opp_life, charges, probs, values
     cell probabilities; ``values``: blast values; ``danger``: mine danger;
     ``self_cells[:n_self]``: where the opponent may believe we are. Returns the best
     score (NO_LINE: no line)."""
+    score = np.empty(1)
+    shot = np.empty(1)
+    score_lines(board, state, base, cell, life, opp_life, charges, probs, values, danger, self_cells, n_self, tables,
+                table, table_weight, silence_share, coefs, rng, lines, line_scratch(), score, shot,
+                chosen.reshape(1, CHOSEN_SIZE), False)
+    return score[0]
+
+
+@kernel
+def score_lines(board, state, base, cell, life, opp_life, charges, probs, values, danger, self_cells, n_self,
+                tables, table, table_weight, silence_share, coefs, rng, lines, scratch, cand_score, cand_shot, cand,
+                keep_all):
+    """The scoring of ``choose_line`` (its arguments up to ``lines``; ``scratch``:
+    ``line_scratch()``), one kernel for v3 and v4. Each candidate (a line holding fire, or
+    firing its best TORPEDO) has a score in lives, the part of it its TORPEDO and TRIGGER are
+    expected to deal (net of our own blast), and its C_* slots. ``keep_all`` (v4's greedy):
+    every candidate in scoring order into ``cand_score[k]``, ``cand_shot[k]``, ``cand[k]``;
+    returns the count. Else (v3): the first best into slot 0 (``cand_score[0]`` NO_LINE: no
+    line); returns 1."""
     threshold = coefs[K_TORPEDO]
     fear = table_weight * coefs[K_RETALIATION] * max(0.0, 1.0 + coefs[K_LEAD] * (life - opp_life))
 
     n_lines, n_opp, opp_cells, opp_rows, blocked_kept, blocked_fresh, seen, queue = line_setup(
         board, state, base, cell, life, charges, probs, coefs, lines)
 
-    # Scratch.
-    mark = np.zeros(CELLS, dtype=np.int64)
-    held = np.empty(CELLS, dtype=np.int64)
-    fired = np.empty(CELLS, dtype=np.int64)
-    tmp = np.empty(CELLS, dtype=np.int64)
-    answering = answer_scratch()
-    path = path_scratch()
-    target = np.empty(1, dtype=np.int64)
-    after = np.empty(4, dtype=np.int64)
-
-    start_value = np.zeros(2)
-    start_target = np.full(2, NO_TARGET, dtype=np.int64)
+    mark, held, fired, tmp, answering, path, target, after, start_value, start_target = scratch
+    start_value[0] = 0.0
+    start_value[1] = 0.0
+    start_target[0] = NO_TARGET
+    start_target[1] = NO_TARGET
     trigger_start, mine_start = start_shots(board, state, base, cell, life, charges, values, coefs, start_value,
                                             start_target, target)
 
     best_score = NO_LINE
+    n_cand = 0
     key = -1
     n_held = 0
     for row in range(n_lines):
@@ -367,11 +389,13 @@ def choose_line(board, state, base, cell, life, opp_life, charges, probs, values
             if fire == 1 and torpedo == NO_TARGET:
                 break
             score = base_score
+            shot = trigger_value
             life_left = life_now
             if fire == 1:
                 n_view = opponent_view(board, lines, row, cell, self_cells, n_self, at, torpedo, fired, tmp, mark)
                 view = fired
                 score += torpedo_value
+                shot += torpedo_value
                 if silenced:
                     score += (1.0 - coefs[K_SILENCE_AFTER]) * coefs[K_SILENCE_COST]
                 life_left -= blast_damage(torpedo_from, torpedo % WIDTH, torpedo // WIDTH)
@@ -390,14 +414,26 @@ def choose_line(board, state, base, cell, life, opp_life, charges, probs, values
                     score += table_weight * coefs[K_COUNTER] * fires
             score += coefs[K_STEALTH] * math.log2(max(n_view, 1))
             score += rand_below(rng, 1024) * 1e-9
-            if score > best_score:
+            if keep_all:
+                k = n_cand
+                n_cand += 1
+            elif score > best_score:
                 best_score = score
-                chosen[C_ROW] = row
-                chosen[C_TARGET] = torpedo if fire == 1 else NO_TARGET
-                chosen[C_AT] = at
-                chosen[C_TRIGGER] = trigger_mine
-                chosen[C_TRIGGER_AT] = trigger_at
-    return best_score
+                k = 0
+            else:
+                continue
+            cand_score[k] = score
+            cand_shot[k] = shot
+            cand[k, C_ROW] = row
+            cand[k, C_TARGET] = torpedo if fire == 1 else NO_TARGET
+            cand[k, C_AT] = at
+            cand[k, C_TRIGGER] = trigger_mine
+            cand[k, C_TRIGGER_AT] = trigger_at
+    if keep_all:
+        return n_cand
+    if best_score == NO_LINE:
+        cand_score[0] = NO_LINE
+    return 1
 
 
 @kernel

@@ -14,7 +14,9 @@ lines there (``_greedy``: the ``width`` best, each an edge with its score). One 
 3. run the greedy at the new node (the opponent stays uncertain there: the root's fields);
 4. back its best score up the path: an edge's value from a child is its score (``realized_shots``
    of its shot's expected value replaced by what the shot dealt to the draw), plus ``lookahead_weight`` times (the child's
-   value minus the parent's best score).
+   value minus the parent's best score). Below the root, scores and baselines weigh
+   ``below_greedy_weight``, and the rest of a line's worth is what it realised in lives (damage
+   dealt to the draw, a kill counting ``kill_bonus`` more, less our lives lost).
 
 The opponent's state is drawn at the root (``determinizations`` cells, with chance by the
 tracker's weights to the power ``draw_weight``), iterations cycling through the draws; each draw
@@ -51,7 +53,8 @@ SC_WIDTH = 9
 SC_DEPTH = 10
 SC_ITERATIONS = 11  # iterations run so far (the root's expansion is the first)
 SC_REALIZED = 12  # share of a shot's expected value replaced by what it deals to the draw
-SC_SIZE = 13
+SC_BELOW_GREEDY = 13  # below the root: share of a line's worth that is its greedy score (rest: lives)
+SC_SIZE = 14
 _DEAD = -10.0  # reward of a line the rules refuse (never expected: lines are legal where they are made)
 _UNIFORM = 1 << 24
 
@@ -221,8 +224,17 @@ def _make_child(board, parent, e, d, tables, coefs, rng, work):
     dealt = opp_before - opp_after
     if opp_after == 0:
         dealt += coefs[K_KILL]
-    own = life_before - max(state[me + S.LIFE], 0) - surface
+    life_after = max(state[me + S.LIFE], 0)
+    own = life_before - life_after - surface
     reward = e_score[e] + sc[SC_REALIZED] * (dealt - own - e_shot[e])
+    if n_depth[parent] > 0:
+        # Below the root a line's worth mixes its greedy score (a ranking within its turn) with
+        # what it realised in lives, which sums across turns as a ranking does not.
+        lives = dealt - (life_before - life_after)
+        if life_after == 0:
+            lives -= coefs[K_KILL]
+        tb = sc[SC_BELOW_GREEDY]
+        reward = tb * reward + (1.0 - tb) * lives
     if state[me + S.ERROR] != 0:
         reward = _DEAD
     n_reward[node] = reward
@@ -283,6 +295,7 @@ def iterate(board, tables, coefs, rng, work, iterations):
     draws = int(sc[SC_DRAWS])
     c = sc[SC_UCB]
     lookahead = sc[SC_LOOKAHEAD]
+    tb = sc[SC_BELOW_GREEDY]
     depth_cap = int(sc[SC_DEPTH])
     done = int(sc[SC_ITERATIONS])
     while done < iterations and int(sc[SC_NODES]) < max_nodes and n_count[0] > 0:
@@ -302,13 +315,14 @@ def iterate(board, tables, coefs, rng, work, iterations):
             node = child
             if n_terminal[node] == 1 or n_count[node] == 0 or n_depth[node] >= depth_cap:
                 break
-        # Back up: value of the deepest node, then edge by edge to the root.
-        v = n_best[child]
+        # Back up: value of the deepest node, then edge by edge to the root (the greedy's
+        # scores below the root weigh ``below_greedy_weight``, the baselines with them).
+        v = tb * n_best[child]
         for k in range(depth - 1, -1, -1):
             parent = path_nodes[k]
             e = path_edges[k]
             below = child if k == depth - 1 else path_nodes[k + 1]
-            v = n_reward[below] + lookahead * (v - n_best[parent])
+            v = n_reward[below] + lookahead * (v - tb * n_best[parent])
             e_sum[e] += v
             e_visits[e] += 1
         done += 1

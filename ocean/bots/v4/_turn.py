@@ -10,8 +10,8 @@ from ocean.bots.v3._answer import TABLES_SIZE
 from ocean.bots.v3._observe import M_OPP_CHARGE, M_OPP_SILENCE_CHARGE, M_TABLES, V3_MEM, v3_observe
 from ocean.bots.v3._turn import K_LATER, K_SILENCE_ATTACK, answer_table, fields, powers_after, write_line
 from ocean.bots.v4._tree import (
-    SC_DEPTH, SC_DRAWS, SC_EDGES, SC_ITERATIONS, SC_LOOKAHEAD, SC_NODES, SC_P, SC_REALIZED, SC_SILENCE_SHARE,
-    SC_TABLE, SC_TABLE_WEIGHT, SC_UCB, SC_WIDTH, draw_cells, expand, iterate, new_work, root_choice,
+    SC_BELOW_GREEDY, SC_DEPTH, SC_DRAWS, SC_EDGES, SC_ITERATIONS, SC_LOOKAHEAD, SC_NODES, SC_P, SC_REALIZED,
+    SC_SILENCE_SHARE, SC_TABLE, SC_TABLE_WEIGHT, SC_UCB, SC_WIDTH, draw_cells, expand, iterate, new_work, root_choice,
 )
 from ocean.bots.v4.coefficients import INDEX_V4
 from ocean.constants import ACT_SURFACE
@@ -25,6 +25,7 @@ K_DRAW_WEIGHT = INDEX_V4["draw_weight"]
 K_WIDTH = INDEX_V4["width"]
 K_LOOKAHEAD = INDEX_V4["lookahead_weight"]
 K_REALIZED = INDEX_V4["realized_shots"]
+K_BELOW_GREEDY = INDEX_V4["below_greedy_weight"]
 MAX_WIDTH = 16
 
 __all__ = ["V4_MEM", "budget", "v4_work", "v4_begin", "v4_finish", "v4_turn"]
@@ -62,6 +63,7 @@ def v4_begin(state, board, p, mem, rng, coefs, work):
     sc[SC_UCB] = coefs[K_UCB]
     sc[SC_LOOKAHEAD] = coefs[K_LOOKAHEAD]
     sc[SC_REALIZED] = coefs[K_REALIZED]
+    sc[SC_BELOW_GREEDY] = coefs[K_BELOW_GREEDY]
     sc[SC_P] = p
     draws = max(int(coefs[K_DRAWS]), 1)
     sc[SC_DRAWS] = draws

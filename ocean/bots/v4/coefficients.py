@@ -1,7 +1,7 @@
 """The v4 bot's coefficients: v3's (its evaluation, same names, same slots: v3's kernels read
 them where they are), then the search's own (``SEARCH``). No kernel here: naming a policy
 compiles nothing (``bots.registry``)."""
-from ocean.bots.coefficients import COEFFICIENTS_V3, VECTOR_SIZE, Coefficient
+from ocean.bots.coefficients import COEFFICIENTS_V3, Coefficient, slots
 
 SEARCH: tuple[Coefficient, ...] = (
     Coefficient("iterations", 16, 1, 400,
@@ -13,7 +13,7 @@ SEARCH: tuple[Coefficient, ...] = (
     Coefficient("depth_cap", 4, 1, 20,
                 "our turns below the root a node may lie (a deeper descent is scored where it stops)",
                 integer=True),
-    Coefficient("determinizations", 4, 1, 16,
+    Coefficient("determinizations", 8, 1, 16,
                 "opponent states drawn at the root, each making its own subtree; iterations cycle through them",
                 integer=True),
     Coefficient("draw_weight", 1.0, 0.0, 3.0,
@@ -28,8 +28,12 @@ SEARCH: tuple[Coefficient, ...] = (
     Coefficient("lookahead_weight", 0.25, 0.0, 1.0,
                 "how much a line's value moves to what the greedy can do after it: a backed-up value is the "
                 "line's score plus this times (the child's value minus the parent's best score)"),
+    Coefficient("below_greedy_weight", 1.0, 0.0, 1.0,
+                "below the root, how much of a line's backed-up worth is the greedy's score (a within-turn "
+                "ranking); the rest is what the line realised in lives: damage dealt to the drawn opponent "
+                "(a kill counting kill_bonus more) less lives we lost, surfacing included (1: the greedy's "
+                "score only; near 0: lives, the greedy's score a tie-breaker)"),
 )
 
 COEFFICIENTS_V4: tuple[Coefficient, ...] = COEFFICIENTS_V3 + SEARCH
-assert len(COEFFICIENTS_V4) <= VECTOR_SIZE
-INDEX_V4 = {c.name: i for i, c in enumerate(COEFFICIENTS_V4)}
+INDEX_V4 = slots(COEFFICIENTS_V4)  # the v4 bot's slots (v3's first, where v3's kernels read them)

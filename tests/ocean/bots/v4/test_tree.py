@@ -1,5 +1,6 @@
 """v4's tree on hand-built boards (the search's kernels called directly, the opponent known):
-a kill that only a two-turn line finds is found. Tiny budgets: the search is measured in
+a kill that only a two-turn line finds is found; a mine trap beyond the greedy's path horizon,
+which the greedy walks into, is avoided. Tiny budgets: the search is measured in
 benchmarks/v4search.py."""
 import numpy as np
 
@@ -8,24 +9,27 @@ from ocean import _state as S
 from ocean.board import build_board
 from ocean.bots import BotSpec, coefficients as C
 from ocean.bots.v3._answer import TABLES_SIZE, build_answer_tables
+from ocean.bots.v2._fields import mine_danger
 from ocean.bots.v3._turn import answer_table
 from ocean.bots.v4 import _tree as T
 from ocean.bots.v4._turn import MAX_WIDTH, v4_work
-from ocean.constants import ACT_MOVE, TORPEDO, WIDTH
+from ocean.constants import ACT_MOVE, CELLS, TORPEDO, WIDTH
 from ocean.maps import parse_rows
 
 OPEN = ["." * 15] * 15
 EAST = 2
+WEST = 3
 
 
 def _cell(x, y):
     return y * WIDTH + x
 
 
-def _search(cell, opponent, charges, believed, iterations, *, opp_life=6, rows=OPEN, **values):
+def _search(cell, opponent, charges, believed, iterations, *, opp_life=6, rows=OPEN, mines=(), **values):
     """The tree after ``iterations`` iterations from our ``cell`` (our TORPEDO, SONAR,
     SILENCE, MINE ``charges``), the opponent known on ``opponent`` with ``opp_life`` lives and
-    no TORPEDO charged, believing us on ``believed``. Returns (work, the root's chosen edge)."""
+    no TORPEDO charged, believing us on ``believed``, its ``mines`` known (their danger as v3
+    computes it). Returns (work, the root's chosen edge)."""
     board = build_board(parse_rows(rows))
     v = {**C.defaults("tunable-v4"), "iterations": iterations, **values}
     coefs = BotSpec("v4", "tunable-v4", v).vector()
@@ -33,6 +37,9 @@ def _search(cell, opponent, charges, believed, iterations, *, opp_life=6, rows=O
     nodes, _, fields, _, _ = work
     probs, _, _, _, _, sc = fields
     probs[opponent] = 1.0
+    mine_probs = np.zeros(CELLS)
+    mine_probs[list(mines)] = 1.0
+    mine_danger(board, mine_probs, fields[3])
     state = _rules.new_state()
     me, op = S.player_base(0), S.player_base(1)
     state[me + S.CELL] = cell
@@ -49,6 +56,7 @@ def _search(cell, opponent, charges, believed, iterations, *, opp_life=6, rows=O
     sc[T.SC_UCB] = v["ucb_c"]
     sc[T.SC_LOOKAHEAD] = v["lookahead_weight"]
     sc[T.SC_REALIZED] = v["realized_shots"]
+    sc[T.SC_BELOW_GREEDY] = v["below_greedy_weight"]
     sc[T.SC_P] = 0
     sc[T.SC_DRAWS] = 1
     sc[T.SC_WIDTH] = min(int(v["width"]), MAX_WIDTH)
@@ -83,3 +91,23 @@ def test_a_kill_only_a_two_turn_line_finds_is_found():
     mean = edges[2][chosen] / edges[3][chosen]
     assert mean > edges[0][chosen] + 1.0  # the kill, seen below the root (the whole lookahead weighed)
     assert nodes[4][0] > 1
+
+
+# A corridor west and a corridor east of us, each opening north into the same open water (the
+# room ahead is the same either way, more than v3's horizon). The opponent's known mine sits at
+# the east corridor's mouth: every way out of it passes through the blast. The first MOVE east
+# leaves the mine six MOVEs ahead, beyond v3's path horizon (``path_depth`` 5), and ends
+# between two walls, which v3 likes (``wall_weight``); the first MOVE west ends by an opening.
+TRAP = ["." * 15] * 6 + [".xxxx.xxxxxxxx.", "." * 15] + ["x" * 15] * 7
+
+
+def test_a_mine_trap_the_greedy_walks_into_is_avoided():
+    cell, opponent, mine = _cell(6, 7), _cell(10, 3), _cell(14, 7)
+    work, greedy = _search(cell, opponent, [0, 0, 0, 0], [cell], 1, rows=TRAP, mines=[mine])
+    assert work[1][4][greedy][0, 0] == ACT_MOVE and work[1][4][greedy][0, 1] == EAST  # v3 walks in
+    # at the default budget (the search's value below the root is the greedy's, which sees the
+    # mine once it is within the path horizon of a node)
+    budget = int(C.defaults("tunable-v4")["iterations"])
+    work, chosen = _search(cell, opponent, [0, 0, 0, 0], [cell], budget, rows=TRAP, mines=[mine])
+    assert work[0][4][0] > 1
+    assert work[1][4][chosen][0, 0] == ACT_MOVE and work[1][4][chosen][0, 1] == WEST

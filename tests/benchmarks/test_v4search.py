@@ -1,0 +1,24 @@
+"""benchmarks/v4search.py's command line: a ``--base`` value is shared by every run of the
+``--set`` sweeps (a run's own value wins), and a name v4 does not read is refused in one line.
+The games themselves are the benchmark's (tests/ocean/bots/v4 pin the search)."""
+import subprocess
+import sys
+
+import pytest
+
+from benchmarks import v4search
+
+
+def test_base_values_are_shared_by_every_sweep_run_and_a_set_value_wins():
+    runs = v4search._runs(["width=4,8", "ucb_c=0.3"], ["determinizations=8", "width=2"])
+    assert runs == [{"determinizations": 8.0, "width": 4.0}, {"determinizations": 8.0, "width": 8.0},
+                    {"determinizations": 8.0, "width": 2.0, "ucb_c": 0.3}]
+    assert v4search._runs([], ["ucb_c=0.3"]) == [{"ucb_c": 0.3}]  # no sweep: one run at the base
+
+
+def test_an_unknown_name_is_refused_in_one_line():
+    with pytest.raises(SystemExit, match="--base 'depth=3'"):
+        v4search._parse_sets(["depth=3"], "--base")
+    done = subprocess.run([sys.executable, "-m", "benchmarks.v4search", "--games", "2", "--base", "nope=1"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0 and done.stderr.strip().splitlines()[-1].startswith("--base 'nope=1'")

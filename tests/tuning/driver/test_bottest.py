@@ -138,13 +138,16 @@ def test_the_driver_reaches_a_verdict_and_stores_each_game_once(ray_cluster, any
         with engine.connect() as conn:
             g = GameRecord
             key = (g.trial, g.opponent, g.seed, g.side)
+            # Batches still in flight at the verdict go on storing their games after run()
+            # returns (by design: bottest.TestRunner._stop), so each figure is one statement:
+            # two counts read one after the other could see different tables.
             total = conn.execute(sa.select(sa.func.count()).where(g.study == "t")).scalar()
-            distinct = conn.execute(sa.select(sa.func.count()).select_from(
-                sa.select(*key).where(g.study == "t").distinct().subquery())).scalar()
+            twice = conn.execute(sa.select(sa.func.count()).select_from(
+                sa.select(*key).where(g.study == "t").group_by(*key).having(sa.func.count() > 1).subquery())).scalar()
             leases = conn.execute(sa.text("SELECT count(*) FROM ocean_trial_leases WHERE study = 't'")).scalar()
     finally:
         engine.dispose()
-    assert total == distinct >= run.verdict.games and leases == 0
+    assert twice == 0 and total >= run.verdict.games and leases == 0
     assert sum(int(t.counts.sum()) for t in tallies[:run.verdict.batches]) == run.verdict.units
 
 

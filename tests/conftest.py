@@ -20,6 +20,20 @@ def pytest_configure(config):
     os.environ["OCEAN_PANELS"] = os.path.join(tempfile.mkdtemp(prefix="ocean-panels-"), "panels.toml")
 
 
+MAX_WORKERS = 4
+
+
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto`` (the suite's default, pyproject.toml): one worker per core, at most
+    ``MAX_WORKERS``. Each worker starts its own local Ray and its programs, and past four the
+    memory they take grows faster than the time they save. The drills (``-m drill``) run one at a
+    time in one process: each loads the machine on purpose (clusters, kills, busy loops)."""
+    markexpr = config.option.markexpr or ""
+    if "drill" in markexpr and "not drill" not in markexpr:
+        return 0
+    return max(1, min(len(os.sched_getaffinity(0)), MAX_WORKERS))
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     outcome = yield

@@ -15,10 +15,8 @@ import contextlib
 import fcntl
 import os
 import re
-import tempfile
 import tomllib
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Iterator
 
@@ -46,6 +44,11 @@ class PanelBot(dict):
 
 
 def panel_file_text() -> str:
+    """The lab's own panel file (``ocean/data/panels.toml``)."""
+    # Imported here: importlib.resources pulls in tempfile, shutil and bz2, a tenth of the imports
+    # of `ocean bot`'s first answer, which never reads the panel.
+    from importlib import resources
+
     return resources.files("ocean").joinpath("data/panels.toml").read_text()
 
 
@@ -253,6 +256,8 @@ def write_user_bot(name: str, entry: list[str], panel: str | None) -> Path:
 
 def _replace(path: Path, text: str) -> None:
     """Write ``text`` to a new file beside ``path`` and put it in ``path``'s place at once."""
+    import tempfile  # here, not above: see panel_file_text
+
     fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w") as fh:

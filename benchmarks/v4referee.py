@@ -50,26 +50,34 @@ def _game(seed: int, bot: str, opponent: str) -> tuple[dict, int]:
     return json.loads(done.stdout.splitlines()[-1]), side
 
 
-def referee_check(games: int, opponent: str, bot: str = V4, first_seed: int = 1, progress: bool = True) -> dict:
+def referee_check(games: int, opponent: str, bot: str = V4, first_seed: int = 1, progress: bool = True,
+                  log: str | None = None) -> dict:
     """``games`` refereed games of ``bot`` against ``opponent`` (seeds ``first_seed``..): the figures
-    of the module docstring, and every game with a disqualification or failure in ``faults``."""
+    of the module docstring, and every game with a disqualification or failure in ``faults``;
+    with ``log``, each game's verdict appended to that file as it ends (one JSON line)."""
     firsts, maxes, means, faults, loads, wins = [], [], [], [], [], 0
     start = time.time()
     for seed in range(first_seed, first_seed + games):
         loads.append(os.getloadavg()[0])
         verdict, side = _game(seed, bot, opponent)
         loads.append(os.getloadavg()[0])
+        if log is not None:
+            with open(log, "a") as out:
+                out.write(json.dumps({"opponent": opponent, "seed": seed, "bot_side": side, "load": loads[-2:],
+                                      **verdict}) + "\n")
         answers = verdict["answer_ms"][side]
-        firsts.append(answers["first"])
-        maxes.append(answers["max"])
-        means.append(answers["mean"])
+        if answers["first"] is not None:
+            firsts.append(answers["first"])
+        if answers["max"] is not None:  # None: no answer after the first (a game over at once)
+            maxes.append(answers["max"])
+            means.append(answers["mean"])
         wins += verdict["winner"] == side
         if any(verdict["disqualified"]) or any(verdict["failed"]):
             faults.append({"seed": seed, "bot_side": side, "turns": verdict["turns"],
                            "disqualified": verdict["disqualified"], "failed": verdict["failed"],
                            "answer_ms": verdict["answer_ms"]})
         if progress:
-            print(f"{opponent}: seed {seed}: first {answers['first']:.0f} ms, max turn {answers['max']:.1f} ms, "
+            print(f"{opponent}: seed {seed}: first {answers['first']} ms, max turn {answers['max']} ms, "
                   f"load {loads[-1]:.1f}{', FAULT' if faults and faults[-1]['seed'] == seed else ''}",
                   file=sys.stderr, flush=True)
     return {"bot": bot, "opponent": opponent, "games": games, "wins": wins, "faults": faults,
@@ -89,9 +97,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--opponent", action="append", required=True)
     parser.add_argument("--bot", default=V4)
     parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--log", help="append each game's verdict to this file (JSON lines)")
     args = parser.parse_args(argv)
     for opponent in args.opponent:
-        print(json.dumps(referee_check(args.games, opponent, args.bot, args.first_seed)), flush=True)
+        print(json.dumps(referee_check(args.games, opponent, args.bot, args.first_seed, log=args.log)), flush=True)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,11 @@ The module's functions call the very kernels the games loop calls, through the s
 pipeline, for this machine's CPU: ``ocean bot`` plays the same lines with either (the tests
 play both on the same games). Without the module (no warmup yet, another CPU) ``ocean bot``
 loads the kernels through Numba as before.
+
+A policy whose search can stop on the wall clock (the registry's ``clock``: ``tunable-v4``)
+also exports the kernels its clock calls, as ``clock_<name>`` for each name of its clock
+module's ``KERNELS`` (built from its ``aot_exports``), so that ``ocean bot --turn-ms N``
+answers without Numba too.
 """
 from __future__ import annotations
 
@@ -22,7 +27,7 @@ import os
 
 from ocean._cache import cache_folder
 
-__all__ = ["module_path", "load", "build", "FUNCTIONS"]
+__all__ = ["module_path", "load", "build", "FUNCTIONS", "clock_functions"]
 
 # What a module exports (the names ``ocean.program`` calls).
 FUNCTIONS = ("seed_rng", "start", "reset", "turn", "start_game", "play_line", "build_board", "mem_size")
@@ -57,8 +62,23 @@ def module_path(kind: int) -> str:
     return os.path.join(cache_folder(), f"aot-{_cpu_key()}", _name(kind) + suffix)
 
 
+def _clock_module(kind: int):
+    """The module of policy ``kind``'s clocked search (the registry's ``clock``), or None."""
+    from ocean.bots.registry import policy_of_kind
+
+    clock = policy_of_kind(kind).clock
+    return importlib.import_module(clock.partition(":")[0]) if clock is not None else None
+
+
+def clock_functions(kind: int) -> tuple[str, ...]:
+    """The names, beside ``FUNCTIONS``, that policy ``kind``'s module exports for its clock."""
+    module = _clock_module(kind)
+    return tuple(f"clock_{name}" for name in module.KERNELS) if module is not None else ()
+
+
 def load(kind: int):
-    """The compiled module of policy ``kind``, or None if there is none (or it does not load)."""
+    """The compiled module of policy ``kind``, or None if there is none (or it does not load,
+    or lacks a function: one built before its policy had a clock is built again by warmup)."""
     path = module_path(kind)
     if not os.path.exists(path):
         return None
@@ -69,7 +89,7 @@ def load(kind: int):
         loader.exec_module(module)
     except (ImportError, OSError):
         return None
-    return module if all(hasattr(module, f) for f in FUNCTIONS) else None
+    return module if all(hasattr(module, f) for f in FUNCTIONS + clock_functions(kind)) else None
 
 
 def build(kind: int) -> str:
@@ -143,6 +163,10 @@ def build(kind: int) -> str:
                "build_board": (full(build_board_kernel, island), w_build_board),
                "mem_size": (types.int64(), w_mem_size)}
     assert tuple(exports) == FUNCTIONS
+    clock = _clock_module(kind)
+    if clock is not None:  # the clocked search's kernels (nested tuples of arrays: pycc boxes them)
+        exports.update({f"clock_{name}": export for name, export in clock.aot_exports().items()})
+        assert tuple(exports)[len(FUNCTIONS):] == clock_functions(kind)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with tempfile.TemporaryDirectory(dir=os.path.dirname(path)) as work:
         cc = CC(_name(kind))

@@ -3,10 +3,11 @@ the game, everything else to the command line (``ocean.cli``).
 
 A bot program has 1000 ms for its first answer, and the command line alone (Typer, Rich and
 the imports of every command) took a quarter of a second before a game began. So ``ocean bot``
-with only ``--params``/``--name``/``--seed`` (or none) imports NumPy, the bot's coefficients and
+with only ``--params``/``--name``/``--seed``/``--turn-ms`` (or none) imports NumPy, the bot's coefficients and
 its policy's ahead-of-time module (``ocean._aot``, built by ``ocean warmup``), and plays; a
 policy without one loads its kernels through Numba, still without the command line, if they are
-in the cache. Anything else (``--help``, a mistake, kernels to compile first, an external
+in the cache. ``--turn-ms`` is the time per answer a clocked search (``tunable-v4``) stops on;
+its kernels are in its policy's module too. Anything else (``--help``, a mistake, kernels to compile first, an external
 program) goes to ``ocean.cli`` as before, which says what is wrong in one line.
 """
 from __future__ import annotations
@@ -16,12 +17,13 @@ import sys
 
 __all__ = ["main", "fast_bot"]
 
-_OPTIONS = ("--params", "--name", "--seed")
+_OPTIONS = ("--params", "--name", "--seed", "--turn-ms")
 
 
 def _bot_options(args: list[str]) -> dict | None:
-    """``--params``/``--name``/``--seed`` values of ``ocean bot``'s arguments, or None for
-    anything the command line should handle (other options, a value missing or malformed)."""
+    """``--params``/``--name``/``--seed``/``--turn-ms`` values of ``ocean bot``'s arguments, or
+    None for anything the command line should handle (other options, a value missing or
+    malformed, a time that is not positive)."""
     values: dict[str, str] = {}
     i = 0
     while i < len(args):
@@ -39,8 +41,12 @@ def _bot_options(args: list[str]) -> dict | None:
         return None
     try:
         values["--seed"] = int(values.get("--seed", "0"))
+        if "--turn-ms" in values:
+            values["--turn-ms"] = int(values["--turn-ms"])
     except ValueError:
         return None
+    if values.get("--turn-ms", 1) <= 0:
+        return None  # ocean.cli's message
     return values
 
 
@@ -61,14 +67,14 @@ def fast_bot(args: list[str]) -> bool:
         if spec.is_program:
             return False
         try:
-            bot = TextBot(spec, options["--seed"], aot=True)
+            bot = TextBot(spec, options["--seed"], options.get("--turn-ms"), aot=True)
         except ValueError:  # no module: Numba's kernels if they are compiled (else ocean.cli says so)
             sys.modules.setdefault("scipy", None)  # as ocean.cli: Numba's import probes SciPy's BLAS
             from ocean.warmup import program_is_compiled
 
             if not program_is_compiled(spec.kind):
                 return False
-            bot = TextBot(spec, options["--seed"], aot=False)
+            bot = TextBot(spec, options["--seed"], options.get("--turn-ms"), aot=False)
     except (ValueError, OSError):
         return False  # the command line says what is wrong
     try:

@@ -41,6 +41,7 @@ class Kernels(NamedTuple):
     build_board: object
     mem_size: int
     ahead_of_time: bool  # from the policy's compiled module (``ocean._aot``), not through Numba
+    module: object = None  # that module (its clocked search's kernels too), or None
 
 
 def bot_kernels(kind: int, aot: bool | None = None) -> Kernels:
@@ -53,7 +54,7 @@ def bot_kernels(kind: int, aot: bool | None = None) -> Kernels:
         module = _aot.load(kind)
         if module is not None:
             return Kernels(module.seed_rng, module.start, module.reset, module.turn, module.start_game,
-                           module.play_line, module.build_board, int(module.mem_size()), True)
+                           module.play_line, module.build_board, int(module.mem_size()), True, module)
         if aot:
             raise ValueError(f"no ahead-of-time module for policy kind {kind}: run `ocean warmup` (--all for "
                              "the bots compiled on first use)")
@@ -65,6 +66,22 @@ def bot_kernels(kind: int, aot: bool | None = None) -> Kernels:
     start, reset, turn = load_slots(kind)  # compiled or loaded now
     return Kernels(seed_rng, start, reset, turn, _rules.start_game, _rules.play_line, build_board_kernel,
                    MEM_SIZE, False)
+
+
+def _clock_of(kind: int, k: Kernels):
+    """Policy ``kind``'s clocked turn (the registry's ``clock``), or None if it has none: over
+    the module's exported kernels when ``k`` came from one (no Numba), else through Numba."""
+    import importlib
+
+    from ocean.bots.registry import policy_of_kind, resolve
+
+    reference = policy_of_kind(kind).clock
+    if reference is None:
+        return None
+    if not k.ahead_of_time:
+        return resolve(reference)
+    clock = importlib.import_module(reference.partition(":")[0])
+    return clock.clocked({name: getattr(k.module, f"clock_{name}") for name in clock.KERNELS})
 
 
 def _wrap_int64(value: int) -> np.int64:
@@ -156,11 +173,9 @@ class TextBot:
         # searches for SEARCH_SHARE of it: the rest is reading, writing and the process's jitter.
         self.clock = None
         if turn_ms is not None and self.kind is not None:
-            from ocean.bots.registry import policy_of_kind, resolve
-
-            entry = policy_of_kind(self.kind)
-            if entry.clock is not None:
-                self.clock = (resolve(entry.clock), max(0.0, turn_ms * SEARCH_SHARE) / 1000.0)
+            clock = _clock_of(self.kind, self.kernels)
+            if clock is not None:
+                self.clock = (clock, max(0.0, turn_ms * SEARCH_SHARE) / 1000.0)
 
     def start(self, init_lines: list[str], *, warm: bool = False) -> str:
         """The start cell ("x y") for the init lines ("15 15 id" and the map rows). With
@@ -169,10 +184,11 @@ class TextBot:
         _, height, self.me = (int(v) for v in init_lines[0].split())
         rows = [line.rstrip("\r\n") for line in init_lines[1:1 + height]]
         self.board = self.kernels.build_board(parse_rows(rows))
-        if warm and (not self.kernels.ahead_of_time or self.clock is not None):
+        if warm and not self.kernels.ahead_of_time:
             start = _begin(self.board, self.kernels, np.int64(self.seed), self.me, self.rng, self.mem, self.state)
             _read_turn(self.state, self.me, [f"{start % WIDTH} {start // WIDTH} 6 6 3 4 6 3", "NA", "NA"])
-            # A clocked search's own kernels load here too, not in the first 50 ms turn.
+            # A clocked search's own kernels load here too, not in the first 50 ms turn (a
+            # module's, the clock's included, are loaded whole already).
             _turn(self.kernels, self.state, self.board, self.me, self.mem, self.rng, self.out, self.coefs,
                   self.no_trace, self.clock)
         start = _begin(self.board, self.kernels, np.int64(self.seed), self.me, self.rng, self.mem, self.state)

@@ -76,7 +76,10 @@ class Policy:
     studies: bool = True  # a study file may tune it (``policy = ...``), if it reads coefficients
     # A search that can also stop on the wall clock: "module:attribute" of a Python function
     # f(state, board, p, mem, rng, out, coefs, seconds) -> rows that ``ocean bot --turn-ms`` calls
-    # instead of the turn kernel, stopping its search ``seconds`` from now; None: none.
+    # instead of the turn kernel, stopping its search ``seconds`` from now; None: none. Its module
+    # (imported without Numba) also names the kernels it calls (``KERNELS``), builds the same
+    # function over any of them (``clocked``) and gives their pycc exports (``aot_exports``), so
+    # that the policy's ahead-of-time module (``ocean._aot``) serves ``--turn-ms`` too.
     clock: str | None = None
 
     @property

@@ -1,7 +1,8 @@
 """``ocean bot``'s fast first answer: the policy compiled ahead of time (``ocean._aot``) and
 served without the command line (``ocean._entry``) plays exactly the lines of the path of
 before (Numba's kernels behind ``ocean.cli``), as real programs under the referee; it imports no
-Numba; every other use of the ``ocean`` command still goes to the command line."""
+Numba; every other use of the ``ocean`` command still goes to the command line. The same for
+``tunable-v4`` with ``--turn-ms``: its clocked search's kernels are in its module too."""
 from __future__ import annotations
 
 import subprocess
@@ -24,6 +25,17 @@ def tunable_module():
     """The tunable bot's module, built here if ``ocean warmup`` has not (about a minute, once
     per version of the package)."""
     kind = POLICIES["tunable"]
+    if _aot.load(kind) is None:
+        _aot.build(kind)
+    assert _aot.load(kind) is not None
+    return kind
+
+
+@pytest.fixture(scope="module")
+def v4_module():
+    """tunable-v4's module, its clocked search's kernels included (built here if ``ocean warmup
+    --all`` has not: a few minutes, once per version of the package)."""
+    kind = POLICIES["tunable-v4"]
     if _aot.load(kind) is None:
         _aot.build(kind)
     assert _aot.load(kind) is not None
@@ -79,8 +91,56 @@ def test_the_fast_path_answers_without_numba_or_the_command_line(tunable_module)
     assert fast.stdout == before.stdout and len(fast.stdout.split()) == 2
 
 
+def _first_turns(code: str, seed: int = 3) -> subprocess.CompletedProcess:
+    """Run ``code`` (a program's fast path) on map ``seed``'s init lines and one turn's input
+    (the start cell read back from the first answer is not needed: the shadow takes the cell
+    the turn line gives)."""
+    from ocean.maps import generate_map, map_rows
+
+    init = "15 15 0\n" + "".join(row + "\n" for row in map_rows(generate_map(seed)))
+    proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    proc.stdin.write(init)
+    proc.stdin.flush()
+    x, y = proc.stdout.readline().split()
+    out, err = proc.communicate(f"{x} {y} 6 6 3 4 6 3\nNA\nNA\n", timeout=120)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, f"{x} {y}\n{out}", err)
+
+
+def test_the_clocked_v4_answers_on_the_fast_path_without_numba(v4_module):
+    code = ("import sys\nfrom ocean._entry import fast_bot\n"
+            "assert fast_bot(['--name', 'tunable-v4', '--turn-ms', '50', '--seed', '2'])\n"
+            "print(sorted(m for m in ('numba', 'llvmlite', 'typer', 'rich', 'ocean.cli') if m in sys.modules), "
+            "file=sys.stderr)")
+    played = _first_turns(code)
+    assert played.returncode == 0 and played.stderr.strip() == "[]"
+    start, line = played.stdout.splitlines()
+    assert len(start.split()) == 2 and line.split()[0] in ("MOVE", "SILENCE", "SURFACE", "TORPEDO", "TRIGGER")
+
+
+@pytest.mark.parametrize("seed, side, args", [
+    (45, 0, ["--name", "tunable-v4", "--seed", "3"]),
+    (46, 1, ["--params", "{params}", "--seed", "8"]),
+])
+def test_the_clocked_v4_on_the_fast_path_plays_the_budgets_lines(v4_module, tmp_path, seed, side, args):
+    """Told far more time than its budget needs, the clock never stops the search: the module's
+    clocked search plays the lines of the turn kernel through Numba (the in-process search)."""
+    from ocean.bots import coefficients as C
+
+    params = C.defaults("tunable-v4")
+    params["iterations"] = 24  # a coefficient file, as from `tune export`
+    C.save_params(params, tmp_path / "v4.toml", provenance={"study": "test"}, policy="tunable-v4")
+    args = [a.format(params=tmp_path / "v4.toml") for a in args]
+    clocked, verdict = _game_lines(seed, args + ["--turn-ms", "100000"], side)
+    kernel, verdict_kernel = _game_lines(seed, args + ["--no-aot"], side)
+    assert verdict["disqualified"] == [None, None] and verdict["turns"] > 10
+    assert clocked == kernel and verdict == verdict_kernel
+
+
 @pytest.mark.parametrize("args, expected", [
     ([], {"--seed": 0}),
+    (["--name", "tunable-v4", "--turn-ms", "50"], {"--name": "tunable-v4", "--turn-ms": 50, "--seed": 0}),
+    (["--turn-ms", "0"], None), (["--turn-ms", "x"], None),
     (["--name", "hunter", "--seed", "-3"], {"--name": "hunter", "--seed": -3}),
     (["--params=best.toml"], {"--params": "best.toml", "--seed": 0}),
     (["--help"], None), (["--seed"], None), (["--seed", "x"], None), (["--no-aot"], None),

@@ -33,6 +33,20 @@ SEARCH: tuple[Coefficient, ...] = (
                 "ranking); the rest is what the line realised in lives: damage dealt to the drawn opponent "
                 "(a kill counting kill_bonus more) less lives we lost, surfacing included (1: the greedy's "
                 "score only; near 0: lives, the greedy's score a tie-breaker)"),
+    Coefficient("opponent_turn", 0, 0, 1,
+                "1: each transition also plays the opponent's turn on the drawn state (a MINE of its tracked ones "
+                "blown if worth opponent_trigger_threshold against where it believes us, a MOVE, its TORPEDO by "
+                "v3's answer model from the drawn cell), so a node holds our lives after its answer, its charge "
+                "count and its cell; a node's answer table follows that count (0: the opponent never plays)",
+                integer=True),
+    Coefficient("answer_realized", 0.0, 0.0, 1.0,
+                "with opponent_turn: how much of a line's expected answer (v3's fear times the expected loss, in "
+                "its score) a transition replaces by what the simulated TORPEDO cost us (fear times lives, "
+                "death_weight more if it took our last)"),
+    Coefficient("opponent_trigger_threshold", 0.3, 0.05, 2.0,
+                "with opponent_turn: expected lives (against where it believes us) one of the opponent's mines "
+                "must take for it to blow it in the simulated turn (seed 002 fears mines more readily than it "
+                "fires its own)"),
 )
 
 COEFFICIENTS_V4: tuple[Coefficient, ...] = COEFFICIENTS_V3 + SEARCH

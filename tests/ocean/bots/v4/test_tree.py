@@ -34,7 +34,7 @@ def _search(cell, opponent, charges, believed, iterations, *, opp_life=6, rows=O
     v = {**C.defaults("tunable-v4"), "iterations": iterations, **values}
     coefs = BotSpec("v4", "tunable-v4", v).vector()
     work = v4_work(coefs)
-    nodes, _, fields, _, _ = work
+    nodes, _, fields, _, _, _ = work
     probs, _, _, _, _, sc = fields
     probs[opponent] = 1.0
     mine_probs = np.zeros(CELLS)

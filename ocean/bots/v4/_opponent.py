@@ -32,15 +32,45 @@ _COST = np.array(POWER_COST, dtype=np.int64)
 _COUNT_CAP = 8  # MOVEs counted since a power was used (more tells nothing: it is charged)
 _UNIFORM = 1 << 24
 
-__all__ = ["opponent_scratch", "draw_mines", "seed_opponent", "play_opponent"]
+__all__ = ["opponent_scratch", "draw_mines", "seed_opponent", "play_opponent", "spread_fields"]
 
 
 @kernel
-def opponent_scratch(draws):
+def opponent_scratch(draws, depths):
     """Arrays of the opponent's turns, allocated once a turn: (mine probabilities, the mines of
-    each draw as bitboards, cover scratch, touched cells, one result row)."""
+    each draw as bitboards, cover scratch, touched cells, where the opponent is ``k`` turns
+    below the root for k < ``depths``, blast values against it there by its lives, which of
+    those are computed)."""
     return (np.zeros(CELLS), np.zeros((max(draws, 1), 4), dtype=np.int64), np.zeros(CELLS, dtype=np.int64),
-            np.empty(9 * CELLS, dtype=np.int64), np.zeros(4))
+            np.empty(9 * CELLS, dtype=np.int64), np.zeros((depths, CELLS)), np.zeros((depths, 8, CELLS)),
+            np.zeros((depths, 8), dtype=np.int64))
+
+
+@kernel
+def spread_fields(board, probs, depths, spread):
+    """spread[k]: ``probs`` after k MOVEs of the opponent, each a random step to a water
+    neighbour (the root's belief as it ages below the root: the greedy at a node k turns down
+    aims its shots and fears its answer from there)."""
+    for c in range(CELLS):
+        spread[0, c] = probs[c]
+    for k in range(1, depths):
+        for c in range(CELLS):
+            spread[k, c] = 0.0
+        for c in range(CELLS):
+            mass = spread[k - 1, c]
+            if mass == 0.0:
+                continue
+            degree = 0
+            for d in range(4):
+                if board[STEP + c * 4 + d] >= 0:
+                    degree += 1
+            if degree == 0:
+                spread[k, c] += mass
+                continue
+            for d in range(4):
+                t = board[STEP + c * 4 + d]
+                if t >= 0:
+                    spread[k, t] += mass / degree
 
 
 @kernel
@@ -129,7 +159,7 @@ def play_opponent(board, state, p, view, n_view, coefs_fire, coefs_trigger, rng,
     """The opponent's turn on ``state`` (after our line; the opponent believes us on
     ``view[:n_view]``). Updates our lives, its cell, path, counts and mines. Returns (lives its
     TORPEDO took, lives its mine took); ``scratch``: ``opponent_scratch``."""
-    _, _, cover, touched, _ = scratch
+    cover, touched = scratch[2], scratch[3]
     me = S.player_base(p)
     opp = S.player_base(1 - p)
     # Its mines laid so far may be blown; it lays none (where it would is unknown).

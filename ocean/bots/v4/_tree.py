@@ -63,7 +63,8 @@ SC_OPP_TURN = 14  # 1: transitions play the opponent's turn (``_opponent``)
 SC_ANSWER_REALIZED = 15  # share of a line's expected answer replaced by the simulated one
 SC_OPP_TORPEDO = 16  # the opponent's MOVEs since its TORPEDO at the root (v3's count)
 SC_OPP_SILENCE = 17  # and since its SILENCE
-SC_SIZE = 18
+SC_SPREAD = 18  # 1: below the root the opponent's field is the root's spread by the node's depth
+SC_SIZE = 19
 _DEAD = -10.0  # reward of a line the rules refuse (never expected: lines are legal where they are made)
 _UNIFORM = 1 << 24
 K_OPP_TRIGGER = INDEX_V4["opponent_trigger_threshold"]
@@ -72,7 +73,7 @@ __all__ = ["new_work", "expand", "iterate", "root_choice", "draw_cells"]
 
 
 @kernel
-def new_work(max_nodes, width, draws):
+def new_work(max_nodes, width, draws, depths=1):
     """Every array one turn's search uses, allocated once: (nodes, edges, fields, scratch,
     the greedy's scratch, the opponent's turn's scratch)."""
     max_edges = max_nodes * width
@@ -111,7 +112,7 @@ def new_work(max_nodes, width, draws):
                np.empty(64, dtype=np.int64), np.empty(64, dtype=np.int64),  # path: nodes, edges
                np.zeros((0, S.STATE_SIZE + 4), dtype=np.int64),  # play_line's trace (none)
                np.empty(MAX_CANDIDATES))  # each candidate's expected answer
-    return nodes, edges, fields, scratch, greedy_scratch(), opponent_scratch(draws)
+    return nodes, edges, fields, scratch, greedy_scratch(), opponent_scratch(draws, max(depths, 1))
 
 
 @kernel
@@ -123,6 +124,24 @@ def values_for(board, fields, opp_life, coefs):
         blast_values(board, probs, life, coefs[K_KILL], values[life])
         have[life] = 1
     return values[life]
+
+
+@kernel
+def node_fields(board, node, opp_life, coefs, work):
+    """(where the opponent is, blast values against it) for the greedy at ``node``: the root's,
+    or with ``opponent_spread`` the root's spread by the node's depth (values computed once per
+    depth and life)."""
+    fields, opp_scratch = work[2], work[5]
+    sc = fields[5]
+    depth = work[0][5][node]
+    spread, spread_values, spread_have = opp_scratch[4], opp_scratch[5], opp_scratch[6]
+    if node == 0 or sc[SC_SPREAD] <= 0.0 or depth >= spread.shape[0]:
+        return fields[0], values_for(board, fields, opp_life, coefs)
+    life = min(max(opp_life, 1), 7)
+    if spread_have[depth, life] == 0:
+        blast_values(board, spread[depth], life, coefs[K_KILL], spread_values[depth, life])
+        spread_have[depth, life] = 1
+    return spread[depth], spread_values[depth, life]
 
 
 @kernel
@@ -146,7 +165,7 @@ def expand(board, node, tables, coefs, rng, work):
     nodes, edges, fields, scratch, greedy, _ = work
     n_state, n_view, n_nview, n_first, n_count, _, n_terminal, n_best, _ = nodes
     e_score, e_shot, e_sum, e_visits, e_out, e_nout, e_view, e_child, e_chosen, e_answer = edges
-    probs, _, _, danger, _, sc = fields
+    _, _, _, danger, _, sc = fields
     lines, root_lines, cand_score, cand_shot, cand, order, view, tmp, mark, charges, _, _, _, cand_answer = scratch
     state = n_state[node]
     p = int(sc[SC_P])
@@ -156,7 +175,7 @@ def expand(board, node, tables, coefs, rng, work):
     opp_life = max(state[S.player_base(1 - p) + S.LIFE], 1)
     for k in range(4):
         charges[k] = state[base + S.CHARGE + k]
-    values = values_for(board, fields, opp_life, coefs)
+    probs, values = node_fields(board, node, opp_life, coefs, work)
     table, table_weight, silence_share = node_table(board, node, coefs, work)
     n_cand = score_candidates(board, state, base, cell, life, opp_life, charges, probs, values, danger, n_view[node],
                               n_nview[node], tables, table, table_weight, silence_share, coefs, rng, lines, greedy,

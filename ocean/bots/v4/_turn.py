@@ -14,10 +14,10 @@ from ocean.bots.v3._observe import M_OPP_CHARGE, M_OPP_SILENCE_CHARGE, M_TABLES,
 from ocean.bots.v3._turn import K_LATER, K_SILENCE_ATTACK, answer_table, fields, powers_after, write_line
 from ocean.bots.v4._tree import (
     SC_ANSWER_REALIZED, SC_BELOW_GREEDY, SC_DEPTH, SC_DRAWS, SC_EDGES, SC_ITERATIONS, SC_LOOKAHEAD, SC_NODES,
-    SC_OPP_SILENCE, SC_OPP_TORPEDO, SC_OPP_TURN, SC_P, SC_REALIZED, SC_SILENCE_SHARE, SC_TABLE, SC_TABLE_WEIGHT, SC_UCB,
+    SC_OPP_SILENCE, SC_OPP_TORPEDO, SC_OPP_TURN, SC_P, SC_SPREAD, SC_REALIZED, SC_SILENCE_SHARE, SC_TABLE, SC_TABLE_WEIGHT, SC_UCB,
     SC_WIDTH, draw_cells, expand, iterate, new_work, root_choice,
 )
-from ocean.bots.v4._opponent import draw_mines
+from ocean.bots.v4._opponent import draw_mines, spread_fields
 from ocean.bots.v4.coefficients import INDEX_V4
 from ocean.constants import ACT_SURFACE, CELLS
 from ocean.tracking._query import mine_probabilities
@@ -34,6 +34,7 @@ K_REALIZED = INDEX_V4["realized_shots"]
 K_BELOW_GREEDY = INDEX_V4["below_greedy_weight"]
 K_OPP_TURN = INDEX_V4["opponent_turn"]
 K_ANSWER_REALIZED = INDEX_V4["answer_realized"]
+K_SPREAD = INDEX_V4["opponent_spread"]
 MAX_WIDTH = 16
 
 __all__ = ["V4_MEM", "budget", "v4_work", "v4_begin", "v4_finish", "v4_turn"]
@@ -48,7 +49,9 @@ def budget(coefs):
 @kernel
 def v4_work(coefs):
     """The search's arrays for one turn at ``coefs``."""
-    return new_work(budget(coefs) + 1, min(max(int(coefs[K_WIDTH]), 1), MAX_WIDTH), max(int(coefs[K_DRAWS]), 1))
+    depths = max(int(coefs[K_DEPTH_CAP]), 1) + 1 if coefs[K_SPREAD] > 0.0 else 1
+    return new_work(budget(coefs) + 1, min(max(int(coefs[K_WIDTH]), 1), MAX_WIDTH), max(int(coefs[K_DRAWS]), 1),
+                    depths)
 
 
 @kernel
@@ -74,6 +77,10 @@ def v4_begin(state, board, p, mem, rng, coefs, work):
     sc[SC_BELOW_GREEDY] = coefs[K_BELOW_GREEDY]
     sc[SC_P] = p
     sc[SC_OPP_TURN] = 1.0 if coefs[K_OPP_TURN] > 0.0 else 0.0
+    sc[SC_SPREAD] = 1.0 if coefs[K_SPREAD] > 0.0 else 0.0
+    if sc[SC_SPREAD] > 0.0:
+        spread = opp_scratch[4]
+        spread_fields(board, probs, spread.shape[0], spread)
     sc[SC_ANSWER_REALIZED] = coefs[K_ANSWER_REALIZED]
     sc[SC_OPP_TORPEDO] = mem[M_OPP_CHARGE]
     sc[SC_OPP_SILENCE] = mem[M_OPP_SILENCE_CHARGE]

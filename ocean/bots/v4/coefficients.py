@@ -47,6 +47,10 @@ SEARCH: tuple[Coefficient, ...] = (
                 "with opponent_turn: expected lives (against where it believes us) one of the opponent's mines "
                 "must take for it to blow it in the simulated turn (seed 002 fears mines more readily than it "
                 "fires its own)"),
+    Coefficient("opponent_spread", 0, 0, 1,
+                "1: at a node k turns below the root the greedy sees the opponent where the root's belief spreads "
+                "after k random MOVEs (its shots' values, the opponent's answer, the distance to it); 0: the "
+                "root's belief at every depth, as if the opponent never moved", integer=True),
 )
 
 COEFFICIENTS_V4: tuple[Coefficient, ...] = COEFFICIENTS_V3 + SEARCH

@@ -36,14 +36,17 @@ __all__ = ["opponent_scratch", "draw_mines", "seed_opponent", "play_opponent", "
 
 
 @kernel
-def opponent_scratch(draws, depths):
+def opponent_scratch(draws, depths, nodes):
     """Arrays of the opponent's turns, allocated once a turn: (mine probabilities, the mines of
     each draw as bitboards, cover scratch, touched cells, where the opponent is ``k`` turns
     below the root for k < ``depths``, blast values against it there by its lives, which of
-    those are computed)."""
+    those are computed, and for each of ``nodes`` nodes the target of the TORPEDO the opponent
+    fired in the transition that made it (-1: none), where that shot shows it is, the values
+    against it there)."""
     return (np.zeros(CELLS), np.zeros((max(draws, 1), 4), dtype=np.int64), np.zeros(CELLS, dtype=np.int64),
             np.empty(9 * CELLS, dtype=np.int64), np.zeros((depths, CELLS)), np.zeros((depths, 8, CELLS)),
-            np.zeros((depths, 8), dtype=np.int64))
+            np.zeros((depths, 8), dtype=np.int64), np.full(nodes, -1, dtype=np.int64), np.zeros((nodes, CELLS)),
+            np.zeros((nodes, CELLS)))
 
 
 @kernel
@@ -158,7 +161,8 @@ def _free_step(board, state, opp, cell, d):
 def play_opponent(board, state, p, view, n_view, coefs_fire, coefs_trigger, rng, scratch):
     """The opponent's turn on ``state`` (after our line; the opponent believes us on
     ``view[:n_view]``). Updates our lives, its cell, path, counts and mines. Returns (lives its
-    TORPEDO took, lives its mine took); ``scratch``: ``opponent_scratch``."""
+    TORPEDO took, lives its mine took, its TORPEDO's target or -1); ``scratch``:
+    ``opponent_scratch``."""
     cover, touched = scratch[2], scratch[3]
     me = S.player_base(p)
     opp = S.player_base(1 - p)
@@ -240,4 +244,4 @@ def play_opponent(board, state, p, view, n_view, coefs_fire, coefs_trigger, rng,
         torpedo_lost = before - state[me + S.LIFE]
         count = 0
     state[opp + S.CHARGE + TORPEDO] = count
-    return torpedo_lost, mine_lost
+    return torpedo_lost, mine_lost, fire_at if fire else -1

@@ -41,7 +41,8 @@ from ocean.bots.v3._turn import (
 from ocean.bots.v4._greedy import MAX_CANDIDATES, greedy_scratch, score_candidates, top_candidates
 from ocean.bots.v4._opponent import opponent_scratch, play_opponent, seed_opponent
 from ocean.bots.v4.coefficients import INDEX_V4
-from ocean.constants import ACT_SURFACE, ACTION_FIELDS, CELLS, END_LIFE, MAX_LINE_ACTIONS, SILENCE, TORPEDO
+from ocean.bots.v3._answer import FIRE_MOVED, ROWS
+from ocean.constants import ACT_SURFACE, ACTION_FIELDS, CELLS, END_LIFE, MAX_LINE_ACTIONS, SILENCE, TORPEDO, WIDTH
 from ocean.tracking._query import lowest_bit
 
 # Scalars of a search (``new_work``'s ``sc``).
@@ -64,7 +65,9 @@ SC_ANSWER_REALIZED = 15  # share of a line's expected answer replaced by the sim
 SC_OPP_TORPEDO = 16  # the opponent's MOVEs since its TORPEDO at the root (v3's count)
 SC_OPP_SILENCE = 17  # and since its SILENCE
 SC_SPREAD = 18  # 1: below the root the opponent's field is the root's spread by the node's depth
-SC_SIZE = 19
+SC_GAIN = 19  # share of a lookahead above the parent's best kept (a loss below it is kept whole)
+SC_REVEAL = 20  # 1: below the opponent's simulated TORPEDO, the greedy knows it is in reach of its target
+SC_SIZE = 21
 _DEAD = -10.0  # reward of a line the rules refuse (never expected: lines are legal where they are made)
 _UNIFORM = 1 << 24
 K_OPP_TRIGGER = INDEX_V4["opponent_trigger_threshold"]
@@ -112,7 +115,7 @@ def new_work(max_nodes, width, draws, depths=1):
                np.empty(64, dtype=np.int64), np.empty(64, dtype=np.int64),  # path: nodes, edges
                np.zeros((0, S.STATE_SIZE + 4), dtype=np.int64),  # play_line's trace (none)
                np.empty(MAX_CANDIDATES))  # each candidate's expected answer
-    return nodes, edges, fields, scratch, greedy_scratch(), opponent_scratch(draws, max(depths, 1))
+    return nodes, edges, fields, scratch, greedy_scratch(), opponent_scratch(draws, max(depths, 1), max_nodes)
 
 
 @kernel
@@ -127,21 +130,40 @@ def values_for(board, fields, opp_life, coefs):
 
 
 @kernel
-def node_fields(board, node, opp_life, coefs, work):
+def node_fields(board, node, opp_life, tables, coefs, work):
     """(where the opponent is, blast values against it) for the greedy at ``node``: the root's,
     or with ``opponent_spread`` the root's spread by the node's depth (values computed once per
-    depth and life)."""
+    depth and life); with ``opponent_reveal``, after the opponent's simulated TORPEDO, that
+    belief kept only where the shot could come from (its reach of the target, grown by its
+    MOVE: v3's FIRE_MOVED table), as its shot would show."""
     fields, opp_scratch = work[2], work[5]
     sc = fields[5]
     depth = work[0][5][node]
     spread, spread_values, spread_have = opp_scratch[4], opp_scratch[5], opp_scratch[6]
     if node == 0 or sc[SC_SPREAD] <= 0.0 or depth >= spread.shape[0]:
-        return fields[0], values_for(board, fields, opp_life, coefs)
-    life = min(max(opp_life, 1), 7)
-    if spread_have[depth, life] == 0:
-        blast_values(board, spread[depth], life, coefs[K_KILL], spread_values[depth, life])
-        spread_have[depth, life] = 1
-    return spread[depth], spread_values[depth, life]
+        probs, values = fields[0], values_for(board, fields, opp_life, coefs)
+    else:
+        life = min(max(opp_life, 1), 7)
+        if spread_have[depth, life] == 0:
+            blast_values(board, spread[depth], life, coefs[K_KILL], spread_values[depth, life])
+            spread_have[depth, life] = 1
+        probs, values = spread[depth], spread_values[depth, life]
+    target = opp_scratch[7][node]
+    if sc[SC_REVEAL] <= 0.0 or target < 0:
+        return probs, values
+    shown, shown_values = opp_scratch[8][node], opp_scratch[9][node]
+    total = 0.0
+    for c in range(CELLS):
+        y = c // WIDTH
+        inside = (tables[FIRE_MOVED + target * ROWS + y] >> (c - y * WIDTH)) & 1
+        shown[c] = probs[c] if inside else 0.0
+        total += shown[c]
+    if total <= 0.0:
+        return probs, values
+    for c in range(CELLS):
+        shown[c] /= total
+    blast_values(board, shown, min(max(opp_life, 1), 7), coefs[K_KILL], shown_values)
+    return shown, shown_values
 
 
 @kernel
@@ -175,7 +197,7 @@ def expand(board, node, tables, coefs, rng, work):
     opp_life = max(state[S.player_base(1 - p) + S.LIFE], 1)
     for k in range(4):
         charges[k] = state[base + S.CHARGE + k]
-    probs, values = node_fields(board, node, opp_life, coefs, work)
+    probs, values = node_fields(board, node, opp_life, tables, coefs, work)
     table, table_weight, silence_share = node_table(board, node, coefs, work)
     n_cand = score_candidates(board, state, base, cell, life, opp_life, charges, probs, values, danger, n_view[node],
                               n_nview[node], tables, table, table_weight, silence_share, coefs, rng, lines, greedy,
@@ -259,12 +281,16 @@ def _make_child(board, parent, e, d, tables, coefs, rng, work):
     me = S.player_base(p)
     opp = S.player_base(1 - p)
     opponent_plays = sc[SC_OPP_TURN] > 0.0
-    if parent == 0:
-        if opponent_plays:
-            # The opponent block from what it shows (never the game's hidden truth).
+    if opponent_plays:
+        if parent == 0:
+            # The opponent block from what it shows (never the game's hidden truth); below
+            # the root the draw's opponent, moved by its turns, is inherited.
             seed_opponent(state, p, drawn[d], opp_scratch[1][d], int(sc[SC_OPP_TORPEDO]), int(sc[SC_OPP_SILENCE]))
-        else:
-            state[opp + S.CELL] = drawn[d]
+    else:
+        # Without the opponent's turn every transition puts it back on a drawn cell: below the
+        # root ``d`` is slot 0, so draw 0's cell, not the subtree's own draw (the games of the
+        # previous defaults, kept as they were; the opponent's turn inherits the draw).
+        state[opp + S.CELL] = drawn[d]
     state[S.END] = 0
     state[S.ACTIONS] = 0
     state[S.ACTIVE] = p
@@ -294,8 +320,9 @@ def _make_child(board, parent, e, d, tables, coefs, rng, work):
         # Its answer: where it believes us is where our line left us in its eyes.
         _, table_weight, _ = node_table(board, parent, coefs, work)
         fear = table_weight * coefs[K_RETALIATION] * max(0.0, 1.0 + coefs[K_LEAD] * (life_before - opp_before))
-        torpedo_lost, _ = play_opponent(board, state, p, n_view[node], n, coefs[K_OPP_FIRE], coefs[K_OPP_TRIGGER],
-                                        rng, opp_scratch)
+        torpedo_lost, _, fired_at = play_opponent(board, state, p, n_view[node], n, coefs[K_OPP_FIRE],
+                                                  coefs[K_OPP_TRIGGER], rng, opp_scratch)
+        opp_scratch[7][node] = fired_at
         life_after = max(state[me + S.LIFE], 0)
         killed = 1.0 if torpedo_lost > 0 and life_after == 0 else 0.0
         reward += sc[SC_ANSWER_REALIZED] * (e_answer[e] - fear * (torpedo_lost + coefs[K_DEATH] * killed))
@@ -364,6 +391,7 @@ def iterate(board, tables, coefs, rng, work, iterations):
     c = sc[SC_UCB]
     lookahead = sc[SC_LOOKAHEAD]
     tb = sc[SC_BELOW_GREEDY]
+    gain = sc[SC_GAIN]
     depth_cap = int(sc[SC_DEPTH])
     done = int(sc[SC_ITERATIONS])
     while done < iterations and int(sc[SC_NODES]) < max_nodes and n_count[0] > 0:
@@ -390,7 +418,10 @@ def iterate(board, tables, coefs, rng, work, iterations):
             parent = path_nodes[k]
             e = path_edges[k]
             below = child if k == depth - 1 else path_nodes[k + 1]
-            v = n_reward[below] + lookahead * (v - tb * n_best[parent])
+            delta = v - tb * n_best[parent]
+            if delta > 0.0:
+                delta *= gain
+            v = n_reward[below] + lookahead * delta
             e_sum[e] += v
             e_visits[e] += 1
         done += 1

@@ -14,7 +14,7 @@ from ocean.bots.v3._observe import M_OPP_CHARGE, M_OPP_SILENCE_CHARGE, M_TABLES,
 from ocean.bots.v3._turn import K_LATER, K_SILENCE_ATTACK, answer_table, fields, powers_after, write_line
 from ocean.bots.v4._tree import (
     SC_ANSWER_REALIZED, SC_BELOW_GREEDY, SC_DEPTH, SC_DRAWS, SC_EDGES, SC_ITERATIONS, SC_LOOKAHEAD, SC_NODES,
-    SC_OPP_SILENCE, SC_OPP_TORPEDO, SC_OPP_TURN, SC_P, SC_SPREAD, SC_REALIZED, SC_SILENCE_SHARE, SC_TABLE, SC_TABLE_WEIGHT, SC_UCB,
+    SC_GAIN, SC_OPP_SILENCE, SC_REVEAL, SC_OPP_TORPEDO, SC_OPP_TURN, SC_P, SC_SPREAD, SC_REALIZED, SC_SILENCE_SHARE, SC_TABLE, SC_TABLE_WEIGHT, SC_UCB,
     SC_WIDTH, draw_cells, expand, iterate, new_work, root_choice,
 )
 from ocean.bots.v4._opponent import draw_mines, spread_fields
@@ -35,6 +35,8 @@ K_BELOW_GREEDY = INDEX_V4["below_greedy_weight"]
 K_OPP_TURN = INDEX_V4["opponent_turn"]
 K_ANSWER_REALIZED = INDEX_V4["answer_realized"]
 K_SPREAD = INDEX_V4["opponent_spread"]
+K_GAIN = INDEX_V4["lookahead_gain_weight"]
+K_REVEAL = INDEX_V4["opponent_reveal"]
 MAX_WIDTH = 16
 
 __all__ = ["V4_MEM", "budget", "v4_work", "v4_begin", "v4_finish", "v4_turn"]
@@ -78,6 +80,8 @@ def v4_begin(state, board, p, mem, rng, coefs, work):
     sc[SC_P] = p
     sc[SC_OPP_TURN] = 1.0 if coefs[K_OPP_TURN] > 0.0 else 0.0
     sc[SC_SPREAD] = 1.0 if coefs[K_SPREAD] > 0.0 else 0.0
+    sc[SC_GAIN] = coefs[K_GAIN]
+    sc[SC_REVEAL] = 1.0 if coefs[K_REVEAL] > 0.0 and coefs[K_OPP_TURN] > 0.0 else 0.0
     if sc[SC_SPREAD] > 0.0:
         spread = opp_scratch[4]
         spread_fields(board, probs, spread.shape[0], spread)

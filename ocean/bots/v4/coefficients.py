@@ -51,6 +51,14 @@ SEARCH: tuple[Coefficient, ...] = (
                 "1: at a node k turns below the root the greedy sees the opponent where the root's belief spreads "
                 "after k random MOVEs (its shots' values, the opponent's answer, the distance to it); 0: the "
                 "root's belief at every depth, as if the opponent never moved", integer=True),
+    Coefficient("lookahead_gain_weight", 1.0, 0.0, 1.0,
+                "share kept of a lookahead that is a gain (the child's value above the parent's best score); a "
+                "loss is kept whole (0: the search only vetoes lines whose future is worse, such as a trap; "
+                "a held TORPEDO's next shot, which the greedy already credits, is not counted again)"),
+    Coefficient("opponent_reveal", 0, 0, 1,
+                "with opponent_turn, 1: at a node made by a transition where the simulated opponent fired, the "
+                "greedy's belief about it keeps only the cells from which that shot could come (its reach of the "
+                "target grown by one MOVE), as the shot would show us; 0: the shot shows nothing", integer=True),
 )
 
 COEFFICIENTS_V4: tuple[Coefficient, ...] = COEFFICIENTS_V3 + SEARCH

@@ -18,6 +18,12 @@ lines there (``_greedy``: the ``width`` best, each an edge with its score). One 
    ``below_greedy_weight``, and the rest of a line's worth is what it realised in lives (damage
    dealt to the draw, a kill counting ``kill_bonus`` more, less our lives lost).
 
+With ``opponent_turn`` the opponent's turn follows our line in step 2 (``_opponent``: its mine,
+its MOVE, its TORPEDO), the node keeps its result (our lives, its cell, its charge count, its
+mines) and a node's answer table follows that count; ``answer_realized`` replaces that share of
+a line's expected answer by the simulated one; ``opponent_spread`` and ``opponent_reveal`` change
+where the greedy below the root believes the opponent is (``node_fields``).
+
 The opponent's state is drawn at the root (``determinizations`` cells, with chance by the
 tracker's weights to the power ``draw_weight``), iterations cycling through the draws; each draw
 makes its own children under the root's edges, and their subtrees inherit it. With one

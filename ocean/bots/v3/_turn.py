@@ -330,21 +330,24 @@ def choose_line(board, state, base, cell, life, opp_life, charges, probs, values
     score (NO_LINE: no line)."""
     score = np.empty(1)
     shot = np.empty(1)
+    answer = np.empty(1)
     score_lines(board, state, base, cell, life, opp_life, charges, probs, values, danger, self_cells, n_self, tables,
-                table, table_weight, silence_share, coefs, rng, lines, line_scratch(), score, shot,
+                table, table_weight, silence_share, coefs, rng, lines, line_scratch(), score, shot, answer,
                 chosen.reshape(1, CHOSEN_SIZE), False)
     return score[0]
 
 
 @kernel
 def score_lines(board, state, base, cell, life, opp_life, charges, probs, values, danger, self_cells, n_self,
-                tables, table, table_weight, silence_share, coefs, rng, lines, scratch, cand_score, cand_shot, cand,
-                keep_all):
+                tables, table, table_weight, silence_share, coefs, rng, lines, scratch, cand_score, cand_shot,
+                cand_answer, cand, keep_all):
     """The scoring of ``choose_line`` (its arguments up to ``lines``; ``scratch``:
     ``line_scratch()``), one kernel for v3 and v4. Each candidate (a line holding fire, or
     firing its best TORPEDO) has a score in lives, the part of it its TORPEDO and TRIGGER are
-    expected to deal (net of our own blast), and its C_* slots. ``keep_all`` (v4's greedy):
-    every candidate in scoring order into ``cand_score[k]``, ``cand_shot[k]``, ``cand[k]``;
+    expected to deal (net of our own blast), the lives its score loses to the opponent's answer
+    (``fear`` times the expected loss; v4 replaces it by a simulated answer), and its C_* slots.
+    ``keep_all`` (v4's greedy): every candidate in scoring order into ``cand_score[k]``,
+    ``cand_shot[k]``, ``cand_answer[k]``, ``cand[k]``;
     returns the count. Else (v3): the first best into slot 0 (``cand_score[0]`` NO_LINE: no
     line); returns 1."""
     threshold = coefs[K_TORPEDO]
@@ -390,6 +393,7 @@ def score_lines(board, state, base, cell, life, opp_life, charges, probs, values
                 break
             score = base_score
             shot = trigger_value
+            answer = 0.0
             life_left = life_now
             if fire == 1:
                 n_view = opponent_view(board, lines, row, cell, self_cells, n_self, at, torpedo, fired, tmp, mark)
@@ -409,7 +413,8 @@ def score_lines(board, state, base, cell, life, opp_life, charges, probs, values
             if table >= 0:
                 loss, fires = answer_loss(tables, table, silence_share, view, n_view, probs, opp_rows, coefs,
                                           life_left, answering)
-                score -= fear * loss
+                answer = fear * loss
+                score -= answer
                 if torpedo_next:
                     score += table_weight * coefs[K_COUNTER] * fires
             score += coefs[K_STEALTH] * math.log2(max(n_view, 1))
@@ -424,6 +429,7 @@ def score_lines(board, state, base, cell, life, opp_life, charges, probs, values
                 continue
             cand_score[k] = score
             cand_shot[k] = shot
+            cand_answer[k] = answer
             cand[k, C_ROW] = row
             cand[k, C_TARGET] = torpedo if fire == 1 else NO_TARGET
             cand[k, C_AT] = at

@@ -7,6 +7,8 @@ Compiled on first use (``bots.registry``), like v3.
 - ``_tree``: the tree in preallocated arrays: UCB1 descent, the opponent drawn at the root from
   the tracker's weighted cells and inherited by the children, lines played through the rules,
   the greedy's best score backed up.
+- ``_opponent``: the opponent's turn in a transition (``opponent_turn``): its mine, its MOVE,
+  its TORPEDO by v3's answer model from the drawn cell, from what it shows only.
 - ``_turn``: one decision for an iteration budget (``iterations``: work, never time, so
   in-process games reproduce); ``_clock``: the same in slices under a wall-clock guard, for
   ``ocean bot --turn-ms``.

@@ -4,7 +4,8 @@
 ``choose_line`` runs: the same order, the same rng draws for exact ties) keeping each
 candidate — a line holding fire or firing its best TORPEDO — with its score and the part of its
 score that a shot is expected to deal (``values`` of its TORPEDO and TRIGGER), which a
-determinized transition replaces by what the shot deals. ``top_candidates`` ranks them the way
+determinized transition replaces by what the shot deals, and the part the opponent's answer is
+expected to cost, which the simulated opponent turn (``_opponent``) can replace likewise. ``top_candidates`` ranks them the way
 ``choose_line`` chooses (first of equal scores), so the best kept candidate is v3's line.
 """
 from ocean._jit import kernel
@@ -26,13 +27,14 @@ def greedy_scratch():
 @kernel
 def score_candidates(board, state, base, cell, life, opp_life, charges, probs, values, danger, self_cells, n_self,
                      tables, table, table_weight, silence_share, coefs, rng, lines, scratch, cand_score, cand_shot,
-                     cand):
+                     cand_answer, cand):
     """v3's line scoring keeping every candidate: ``cand_score[k]`` its score in lives,
     ``cand_shot[k]`` the part of it its TORPEDO and TRIGGER are expected to deal (net of our
-    own blast), ``cand[k]`` its C_* slots. Returns the candidate count (0: no line)."""
+    own blast), ``cand_answer[k]`` the lives its score loses to the opponent's expected answer,
+    ``cand[k]`` its C_* slots. Returns the candidate count (0: no line)."""
     return score_lines(board, state, base, cell, life, opp_life, charges, probs, values, danger, self_cells, n_self,
                        tables, table, table_weight, silence_share, coefs, rng, lines, scratch, cand_score, cand_shot,
-                       cand, True)
+                       cand_answer, cand, True)
 
 
 @kernel

@@ -18,6 +18,12 @@ lines there (``_greedy``: the ``width`` best, each an edge with its score). One 
    ``below_greedy_weight``, and the rest of a line's worth is what it realised in lives (damage
    dealt to the draw, a kill counting ``kill_bonus`` more, less our lives lost).
 
+With ``opponent_turn`` the opponent's turn follows our line in step 2 (``_opponent``: its mine,
+its MOVE, its TORPEDO), the node keeps its result (our lives, its cell, its charge count, its
+mines) and a node's answer table follows that count; ``answer_realized`` replaces that share of
+a line's expected answer by the simulated one; ``opponent_spread`` and ``opponent_reveal`` change
+where the greedy below the root believes the opponent is (``node_fields``).
+
 The opponent's state is drawn at the root (``determinizations`` cells, with chance by the
 tracker's weights to the power ``draw_weight``), iterations cycling through the draws; each draw
 makes its own children under the root's edges, and their subtrees inherit it. With one
@@ -34,9 +40,15 @@ from ocean import _state as S
 from ocean.bots._baselines import rand_below
 from ocean.bots.v2._fields import NO_TARGET, blast_values
 from ocean.bots.v3._lines import AT_END, LINE_FIELDS, MAX_LINES, opponent_view
-from ocean.bots.v3._turn import C_AT, C_ROW, C_TARGET, CHOSEN_SIZE, K_KILL, NO_LINE, write_line
+from ocean.bots.v3._turn import (
+    C_AT, C_ROW, C_TARGET, CHOSEN_SIZE, K_DEATH, K_KILL, K_LATER, K_LEAD, K_OPP_FIRE, K_RETALIATION,
+    K_SILENCE_ATTACK, NO_LINE, answer_table, write_line,
+)
 from ocean.bots.v4._greedy import MAX_CANDIDATES, greedy_scratch, score_candidates, top_candidates
-from ocean.constants import ACT_SURFACE, ACTION_FIELDS, CELLS, MAX_LINE_ACTIONS
+from ocean.bots.v4._opponent import opponent_scratch, play_opponent, seed_opponent
+from ocean.bots.v4.coefficients import INDEX_V4
+from ocean.bots.v3._answer import FIRE_MOVED, ROWS
+from ocean.constants import ACT_SURFACE, ACTION_FIELDS, CELLS, END_LIFE, MAX_LINE_ACTIONS, SILENCE, TORPEDO, WIDTH
 from ocean.tracking._query import lowest_bit
 
 # Scalars of a search (``new_work``'s ``sc``).
@@ -54,16 +66,25 @@ SC_DEPTH = 10
 SC_ITERATIONS = 11  # iterations run so far (the root's expansion is the first)
 SC_REALIZED = 12  # share of a shot's expected value replaced by what it deals to the draw
 SC_BELOW_GREEDY = 13  # below the root: share of a line's worth that is its greedy score (rest: lives)
-SC_SIZE = 14
+SC_OPP_TURN = 14  # 1: transitions play the opponent's turn (``_opponent``)
+SC_ANSWER_REALIZED = 15  # share of a line's expected answer replaced by the simulated one
+SC_OPP_TORPEDO = 16  # the opponent's MOVEs since its TORPEDO at the root (v3's count)
+SC_OPP_SILENCE = 17  # and since its SILENCE
+SC_SPREAD = 18  # 1: below the root the opponent's field is the root's spread by the node's depth
+SC_GAIN = 19  # share of a lookahead above the parent's best kept (a loss below it is kept whole)
+SC_REVEAL = 20  # 1: below the opponent's simulated TORPEDO, the greedy knows it is in reach of its target
+SC_SIZE = 21
 _DEAD = -10.0  # reward of a line the rules refuse (never expected: lines are legal where they are made)
 _UNIFORM = 1 << 24
+K_OPP_TRIGGER = INDEX_V4["opponent_trigger_threshold"]
 
 __all__ = ["new_work", "expand", "iterate", "root_choice", "draw_cells"]
 
 
 @kernel
-def new_work(max_nodes, width, draws):
-    """Every array one turn's search uses, allocated once: (nodes, edges, fields, scratch)."""
+def new_work(max_nodes, width, draws, depths=1):
+    """Every array one turn's search uses, allocated once: (nodes, edges, fields, scratch,
+    the greedy's scratch, the opponent's turn's scratch)."""
     max_edges = max_nodes * width
     nodes = (np.empty((max_nodes, S.STATE_SIZE), dtype=np.int64),  # state
              np.empty((max_nodes, CELLS), dtype=np.int64),  # where the opponent can believe we are
@@ -82,7 +103,8 @@ def new_work(max_nodes, width, draws):
              np.empty(max_edges, dtype=np.int64),  # its rows
              np.empty((max_edges, 4), dtype=np.int64),  # the opponent's view after it, as a bitboard
              np.empty((max_edges, max(draws, 1)), dtype=np.int64),  # child per draw (-1: none)
-             np.empty((max_edges, CHOSEN_SIZE), dtype=np.int64))  # its C_* slots (the root's are written)
+             np.empty((max_edges, CHOSEN_SIZE), dtype=np.int64),  # its C_* slots (the root's are written)
+             np.empty(max_edges))  # the lives its score loses to the opponent's expected answer
     fields = (np.zeros(CELLS),  # probs: where the opponent is
               np.zeros((8, CELLS)),  # blast values by the opponent's lives
               np.zeros(8, dtype=np.int64),  # which lives' values are computed
@@ -97,8 +119,9 @@ def new_work(max_nodes, width, draws):
                np.empty(CELLS, dtype=np.int64), np.empty(CELLS, dtype=np.int64), np.zeros(CELLS, dtype=np.int64),
                np.empty(4, dtype=np.int64),  # charges copy
                np.empty(64, dtype=np.int64), np.empty(64, dtype=np.int64),  # path: nodes, edges
-               np.zeros((0, S.STATE_SIZE + 4), dtype=np.int64))  # play_line's trace (none)
-    return nodes, edges, fields, scratch, greedy_scratch()
+               np.zeros((0, S.STATE_SIZE + 4), dtype=np.int64),  # play_line's trace (none)
+               np.empty(MAX_CANDIDATES))  # each candidate's expected answer
+    return nodes, edges, fields, scratch, greedy_scratch(), opponent_scratch(draws, max(depths, 1), max_nodes)
 
 
 @kernel
@@ -113,14 +136,65 @@ def values_for(board, fields, opp_life, coefs):
 
 
 @kernel
+def node_fields(board, node, opp_life, tables, coefs, work):
+    """(where the opponent is, blast values against it) for the greedy at ``node``: the root's,
+    or with ``opponent_spread`` the root's spread by the node's depth (values computed once per
+    depth and life); with ``opponent_reveal``, after the opponent's simulated TORPEDO, that
+    belief kept only where the shot could come from (its reach of the target, grown by its
+    MOVE: v3's FIRE_MOVED table), as its shot would show."""
+    fields, opp_scratch = work[2], work[5]
+    sc = fields[5]
+    depth = work[0][5][node]
+    spread, spread_values, spread_have = opp_scratch[4], opp_scratch[5], opp_scratch[6]
+    if node == 0 or sc[SC_SPREAD] <= 0.0 or depth >= spread.shape[0]:
+        probs, values = fields[0], values_for(board, fields, opp_life, coefs)
+    else:
+        life = min(max(opp_life, 1), 7)
+        if spread_have[depth, life] == 0:
+            blast_values(board, spread[depth], life, coefs[K_KILL], spread_values[depth, life])
+            spread_have[depth, life] = 1
+        probs, values = spread[depth], spread_values[depth, life]
+    target = opp_scratch[7][node]
+    if sc[SC_REVEAL] <= 0.0 or target < 0:
+        return probs, values
+    shown, shown_values = opp_scratch[8][node], opp_scratch[9][node]
+    total = 0.0
+    for c in range(CELLS):
+        y = c // WIDTH
+        inside = (tables[FIRE_MOVED + target * ROWS + y] >> (c - y * WIDTH)) & 1
+        shown[c] = probs[c] if inside else 0.0
+        total += shown[c]
+    if total <= 0.0:
+        return probs, values
+    for c in range(CELLS):
+        shown[c] /= total
+    blast_values(board, shown, min(max(opp_life, 1), 7), coefs[K_KILL], shown_values)
+    return shown, shown_values
+
+
+@kernel
+def node_table(board, node, coefs, work):
+    """(table, weight, silence share) of the opponent's answer at ``node`` (v3's
+    ``answer_table``): the root's, or, when the opponent plays in the transitions, the one its
+    counted charges at the node give."""
+    sc = work[2][5]
+    if node == 0 or sc[SC_OPP_TURN] <= 0.0:
+        return int(sc[SC_TABLE]), sc[SC_TABLE_WEIGHT], sc[SC_SILENCE_SHARE]
+    opp = S.player_base(1 - int(sc[SC_P]))
+    state = work[0][0][node]
+    return answer_table(state[opp + S.CHARGE + TORPEDO], state[opp + S.CHARGE + SILENCE], coefs[K_LATER],
+                        coefs[K_SILENCE_ATTACK])
+
+
+@kernel
 def expand(board, node, tables, coefs, rng, work):
     """Run the greedy at ``node`` and make its edges (the ``width`` best candidates). Returns
     the greedy's best score (NO_LINE: no line)."""
-    nodes, edges, fields, scratch, greedy = work
+    nodes, edges, fields, scratch, greedy, _ = work
     n_state, n_view, n_nview, n_first, n_count, _, n_terminal, n_best, _ = nodes
-    e_score, e_shot, e_sum, e_visits, e_out, e_nout, e_view, e_child, e_chosen = edges
-    probs, _, _, danger, _, sc = fields
-    lines, root_lines, cand_score, cand_shot, cand, order, view, tmp, mark, charges, _, _, _ = scratch
+    e_score, e_shot, e_sum, e_visits, e_out, e_nout, e_view, e_child, e_chosen, e_answer = edges
+    _, _, _, danger, _, sc = fields
+    lines, root_lines, cand_score, cand_shot, cand, order, view, tmp, mark, charges, _, _, _, cand_answer = scratch
     state = n_state[node]
     p = int(sc[SC_P])
     base = S.player_base(p)
@@ -129,10 +203,11 @@ def expand(board, node, tables, coefs, rng, work):
     opp_life = max(state[S.player_base(1 - p) + S.LIFE], 1)
     for k in range(4):
         charges[k] = state[base + S.CHARGE + k]
-    values = values_for(board, fields, opp_life, coefs)
+    probs, values = node_fields(board, node, opp_life, tables, coefs, work)
+    table, table_weight, silence_share = node_table(board, node, coefs, work)
     n_cand = score_candidates(board, state, base, cell, life, opp_life, charges, probs, values, danger, n_view[node],
-                              n_nview[node], tables, int(sc[SC_TABLE]), sc[SC_TABLE_WEIGHT], sc[SC_SILENCE_SHARE],
-                              coefs, rng, lines, greedy, cand_score, cand_shot, cand)
+                              n_nview[node], tables, table, table_weight, silence_share, coefs, rng, lines, greedy,
+                              cand_score, cand_shot, cand_answer, cand)
     k = top_candidates(cand_score, n_cand, int(sc[SC_WIDTH]), order)
     first = int(sc[SC_EDGES])
     n_first[node] = first
@@ -144,6 +219,7 @@ def expand(board, node, tables, coefs, rng, work):
         e = first + j
         e_score[e] = cand_score[i]
         e_shot[e] = cand_shot[i]
+        e_answer[e] = cand_answer[i]
         e_sum[e] = cand_score[i]
         e_visits[e] = 1
         for q in range(CHOSEN_SIZE):
@@ -195,10 +271,11 @@ def draw_cells(fields, n_draws, weight, rng):
 @kernel
 def _make_child(board, parent, e, d, tables, coefs, rng, work):
     """The child of edge ``e`` under draw ``d``: the line played on the parent's state with the
-    opponent on the drawn cell, its reward, and the greedy there. Returns the node."""
-    nodes, edges, fields, scratch, _ = work
+    opponent on the drawn cell (and, with ``opponent_turn``, the opponent's turn after it), its
+    reward, and the greedy there. Returns the node."""
+    nodes, edges, fields, scratch, _, opp_scratch = work
     n_state, n_view, n_nview, _, n_count, n_depth, n_terminal, n_best, n_reward = nodes
-    e_score, e_shot, _, _, e_out, e_nout, e_view, e_child, _ = edges
+    e_score, e_shot, _, _, e_out, e_nout, e_view, e_child, _, e_answer = edges
     _, _, _, _, drawn, sc = fields
     trace = scratch[12]
     node = int(sc[SC_NODES])
@@ -209,7 +286,17 @@ def _make_child(board, parent, e, d, tables, coefs, rng, work):
     p = int(sc[SC_P])
     me = S.player_base(p)
     opp = S.player_base(1 - p)
-    state[opp + S.CELL] = drawn[d]
+    opponent_plays = sc[SC_OPP_TURN] > 0.0
+    if opponent_plays:
+        if parent == 0:
+            # The opponent block from what it shows (never the game's hidden truth); below
+            # the root the draw's opponent, moved by its turns, is inherited.
+            seed_opponent(state, p, drawn[d], opp_scratch[1][d], int(sc[SC_OPP_TORPEDO]), int(sc[SC_OPP_SILENCE]))
+    else:
+        # Without the opponent's turn every transition puts it back on a drawn cell: below the
+        # root ``d`` is slot 0, so draw 0's cell, not the subtree's own draw (the games of the
+        # previous defaults, kept as they were; the opponent's turn inherits the draw).
+        state[opp + S.CELL] = drawn[d]
     state[S.END] = 0
     state[S.ACTIONS] = 0
     state[S.ACTIVE] = p
@@ -227,6 +314,28 @@ def _make_child(board, parent, e, d, tables, coefs, rng, work):
     life_after = max(state[me + S.LIFE], 0)
     own = life_before - life_after - surface
     reward = e_score[e] + sc[SC_REALIZED] * (dealt - own - e_shot[e])
+    n = 0
+    for w in range(4):
+        word = e_view[e, w]
+        while word != 0:
+            n_view[node, n] = w * 64 + lowest_bit(word)
+            n += 1
+            word &= word - 1
+    n_nview[node] = n
+    if opponent_plays and state[S.END] == 0 and life_after > 0 and opp_after > 0:
+        # Its answer: where it believes us is where our line left us in its eyes.
+        _, table_weight, _ = node_table(board, parent, coefs, work)
+        fear = table_weight * coefs[K_RETALIATION] * max(0.0, 1.0 + coefs[K_LEAD] * (life_before - opp_before))
+        torpedo_lost, _, fired_at = play_opponent(board, state, p, n_view[node], n, coefs[K_OPP_FIRE],
+                                                  coefs[K_OPP_TRIGGER], rng, opp_scratch)
+        opp_scratch[7][node] = fired_at
+        life_after = max(state[me + S.LIFE], 0)
+        killed = 1.0 if torpedo_lost > 0 and life_after == 0 else 0.0
+        reward += sc[SC_ANSWER_REALIZED] * (e_answer[e] - fear * (torpedo_lost + coefs[K_DEATH] * killed))
+        if life_after == 0 or state[opp + S.LIFE] <= 0:
+            _rules._finish(state, END_LIFE)
+    elif opponent_plays and state[S.END] == 0 and (life_after == 0 or opp_after == 0):
+        _rules._finish(state, END_LIFE)  # a kill ends the game: no future below it
     if n_depth[parent] > 0:
         # Below the root a line's worth mixes its greedy score (a ranking within its turn) with
         # what it realised in lives, which sums across turns as a ranking does not.
@@ -240,14 +349,6 @@ def _make_child(board, parent, e, d, tables, coefs, rng, work):
     n_reward[node] = reward
     n_depth[node] = n_depth[parent] + 1
     n_count[node] = 0
-    n = 0
-    for w in range(4):
-        word = e_view[e, w]
-        while word != 0:
-            n_view[node, n] = w * 64 + lowest_bit(word)
-            n += 1
-            word &= word - 1
-    n_nview[node] = n
     if state[S.END] != 0:
         n_terminal[node] = 1
         n_best[node] = n_best[parent]  # no future: the edge is worth its reward
@@ -262,7 +363,7 @@ def _make_child(board, parent, e, d, tables, coefs, rng, work):
 @kernel
 def _ucb_edge(node, c, work):
     """The edge of ``node`` UCB1 picks (first of equals)."""
-    nodes, edges, _, _, _ = work
+    nodes, edges, _, _, _, _ = work
     n_first, n_count = nodes[3], nodes[4]
     e_sum, e_visits = edges[2], edges[3]
     first = n_first[node]
@@ -286,7 +387,7 @@ def _ucb_edge(node, c, work):
 def iterate(board, tables, coefs, rng, work, iterations):
     """Run the search until ``iterations`` iterations are done in all (the root's expansion
     counts as the first) or the node arrays are full. Returns the iterations done."""
-    nodes, edges, fields, scratch, _ = work
+    nodes, edges, fields, scratch, _, _ = work
     n_count, n_depth, n_terminal, n_best, n_reward = nodes[4], nodes[5], nodes[6], nodes[7], nodes[8]
     e_sum, e_visits, e_child = edges[2], edges[3], edges[7]
     sc = fields[5]
@@ -296,6 +397,7 @@ def iterate(board, tables, coefs, rng, work, iterations):
     c = sc[SC_UCB]
     lookahead = sc[SC_LOOKAHEAD]
     tb = sc[SC_BELOW_GREEDY]
+    gain = sc[SC_GAIN]
     depth_cap = int(sc[SC_DEPTH])
     done = int(sc[SC_ITERATIONS])
     while done < iterations and int(sc[SC_NODES]) < max_nodes and n_count[0] > 0:
@@ -322,7 +424,10 @@ def iterate(board, tables, coefs, rng, work, iterations):
             parent = path_nodes[k]
             e = path_edges[k]
             below = child if k == depth - 1 else path_nodes[k + 1]
-            v = n_reward[below] + lookahead * (v - tb * n_best[parent])
+            delta = v - tb * n_best[parent]
+            if delta > 0.0:
+                delta *= gain
+            v = n_reward[below] + lookahead * delta
             e_sum[e] += v
             e_visits[e] += 1
         done += 1
@@ -333,7 +438,7 @@ def iterate(board, tables, coefs, rng, work, iterations):
 @kernel
 def root_choice(work):
     """The root's edge with the best mean value (first of equals); -1: no line."""
-    nodes, edges, _, _, _ = work
+    nodes, edges, _, _, _, _ = work
     n_count = nodes[4]
     e_sum, e_visits = edges[2], edges[3]
     pick = -1

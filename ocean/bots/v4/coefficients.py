@@ -33,6 +33,32 @@ SEARCH: tuple[Coefficient, ...] = (
                 "ranking); the rest is what the line realised in lives: damage dealt to the drawn opponent "
                 "(a kill counting kill_bonus more) less lives we lost, surfacing included (1: the greedy's "
                 "score only; near 0: lives, the greedy's score a tie-breaker)"),
+    Coefficient("opponent_turn", 0, 0, 1,
+                "1: each transition also plays the opponent's turn on the drawn state (a MINE of its tracked ones "
+                "blown if worth opponent_trigger_threshold against where it believes us, a MOVE, its TORPEDO by "
+                "v3's answer model from the drawn cell), so a node holds our lives after its answer, its charge "
+                "count and its cell; a node's answer table follows that count (0: the opponent never plays)",
+                integer=True),
+    Coefficient("answer_realized", 0.0, 0.0, 1.0,
+                "with opponent_turn: how much of a line's expected answer (v3's fear times the expected loss, in "
+                "its score) a transition replaces by what the simulated TORPEDO cost us (fear times lives, "
+                "death_weight more if it took our last)"),
+    Coefficient("opponent_trigger_threshold", 0.3, 0.05, 2.0,
+                "with opponent_turn: expected lives (against where it believes us) one of the opponent's mines "
+                "must take for it to blow it in the simulated turn (seed 002 fears mines more readily than it "
+                "fires its own)"),
+    Coefficient("opponent_spread", 0, 0, 1,
+                "1: at a node k turns below the root the greedy sees the opponent where the root's belief spreads "
+                "after k random MOVEs (its shots' values, the opponent's answer, the distance to it); 0: the "
+                "root's belief at every depth, as if the opponent never moved", integer=True),
+    Coefficient("lookahead_gain_weight", 1.0, 0.0, 1.0,
+                "share kept of a lookahead that is a gain (the child's value above the parent's best score); a "
+                "loss is kept whole (0: the search only vetoes lines whose future is worse, such as a trap; "
+                "a held TORPEDO's next shot, which the greedy already credits, is not counted again)"),
+    Coefficient("opponent_reveal", 0, 0, 1,
+                "with opponent_turn, 1: at a node made by a transition where the simulated opponent fired, the "
+                "greedy's belief about it keeps only the cells from which that shot could come (its reach of the "
+                "target grown by one MOVE), as the shot would show us; 0: the shot shows nothing", integer=True),
 )
 
 COEFFICIENTS_V4: tuple[Coefficient, ...] = COEFFICIENTS_V3 + SEARCH

@@ -1,6 +1,7 @@
 """v4's tree on hand-built boards (the search's kernels called directly, the opponent known):
 a kill that only a two-turn line finds is found; a mine trap beyond the greedy's path horizon,
-which the greedy walks into, is avoided. Tiny budgets: the search is measured in
+which the greedy walks into, is avoided; the opponent's turn in a transition (its mine, its
+TORPEDO) costs the line that walks into it. Tiny budgets: the search is measured in
 benchmarks/v4search.py."""
 import numpy as np
 
@@ -12,8 +13,9 @@ from ocean.bots.v3._answer import TABLES_SIZE, build_answer_tables
 from ocean.bots.v2._fields import mine_danger
 from ocean.bots.v3._turn import answer_table
 from ocean.bots.v4 import _tree as T
+from ocean.bots.v4._opponent import opponent_scratch, play_opponent, seed_opponent
 from ocean.bots.v4._turn import MAX_WIDTH, v4_work
-from ocean.constants import ACT_MOVE, CELLS, TORPEDO, WIDTH
+from ocean.constants import ACT_MOVE, CELLS, NORTH, TORPEDO, WIDTH
 from ocean.maps import parse_rows
 
 OPEN = ["." * 15] * 15
@@ -25,16 +27,17 @@ def _cell(x, y):
     return y * WIDTH + x
 
 
-def _search(cell, opponent, charges, believed, iterations, *, opp_life=6, rows=OPEN, mines=(), **values):
+def _search(cell, opponent, charges, believed, iterations, *, opp_life=6, rows=OPEN, mines=(), room=0, **values):
     """The tree after ``iterations`` iterations from our ``cell`` (our TORPEDO, SONAR,
     SILENCE, MINE ``charges``), the opponent known on ``opponent`` with ``opp_life`` lives and
     no TORPEDO charged, believing us on ``believed``, its ``mines`` known (their danger as v3
-    computes it). Returns (work, the root's chosen edge)."""
+    computes it); ``room``: nodes allocated beyond the budget's. Returns (work, the root's chosen
+    edge)."""
     board = build_board(parse_rows(rows))
     v = {**C.defaults("tunable-v4"), "iterations": iterations, **values}
     coefs = BotSpec("v4", "tunable-v4", v).vector()
-    work = v4_work(coefs)
-    nodes, _, fields, _, _ = work
+    work = v4_work(BotSpec("v4", "tunable-v4", {**v, "iterations": iterations + room}).vector())
+    nodes, _, fields, _, _, _ = work
     probs, _, _, _, _, sc = fields
     probs[opponent] = 1.0
     mine_probs = np.zeros(CELLS)
@@ -57,6 +60,7 @@ def _search(cell, opponent, charges, believed, iterations, *, opp_life=6, rows=O
     sc[T.SC_LOOKAHEAD] = v["lookahead_weight"]
     sc[T.SC_REALIZED] = v["realized_shots"]
     sc[T.SC_BELOW_GREEDY] = v["below_greedy_weight"]
+    sc[T.SC_GAIN] = v["lookahead_gain_weight"]
     sc[T.SC_P] = 0
     sc[T.SC_DRAWS] = 1
     sc[T.SC_WIDTH] = min(int(v["width"]), MAX_WIDTH)
@@ -111,3 +115,76 @@ def test_a_mine_trap_the_greedy_walks_into_is_avoided():
     work, chosen = _search(cell, opponent, [0, 0, 0, 0], [cell], budget, rows=TRAP, mines=[mine])
     assert work[0][4][0] > 1
     assert work[1][4][chosen][0, 0] == ACT_MOVE and work[1][4][chosen][0, 1] == WEST
+
+
+def _child_of(work, board, parent, move, coefs, tables, rng):
+    """The child of ``parent``'s edge whose line is the single MOVE ``move`` (-1: none)."""
+    nodes, edges = work[0], work[1]
+    for e in range(nodes[3][parent], nodes[3][parent] + nodes[4][parent]):
+        if edges[5][e] == 1 and edges[4][e][0, 0] == ACT_MOVE and edges[4][e][0, 1] == move:
+            return e, T._make_child(board, parent, e, 0, tables, coefs, rng, work)
+    return -1, -1
+
+
+def _mine_below_the_root(opponent_turn):
+    # Open water; we on (7,7), known to the opponent to the cell; its known mine on (7,4), its
+    # TORPEDO far from charged, itself far away on (1,1). MOVE N ends on (7,6), two rows from
+    # the mine: the root's transition is safe. From there MOVE N ends next to the mine.
+    cell, opponent, mine = _cell(7, 7), _cell(1, 1), _cell(7, 4)
+    values = dict(opponent_turn=opponent_turn, below_greedy_weight=0.5, realized_shots=0.0, answer_realized=0.0)
+    work, _ = _search(cell, opponent, [0, 0, 0, 0], [cell], 1, mines=[mine], room=8, **values)
+    board = build_board(parse_rows(OPEN))
+    coefs = BotSpec("v4", "tunable-v4", {**C.defaults("tunable-v4"), **values}).vector()
+    tables = np.zeros(TABLES_SIZE, dtype=np.int64)
+    build_answer_tables(board, tables)
+    sc = work[2][5]
+    sc[T.SC_OPP_TURN] = opponent_turn
+    sc[T.SC_OPP_TORPEDO] = 0
+    work[5][1][0, mine >> 6] = np.int64(1) << np.int64(mine & 63)  # draw 0 holds the mine
+    rng = np.array([11], dtype=np.uint64)
+    _, child = _child_of(work, board, 0, NORTH, coefs, tables, rng)
+    me = S.player_base(0)
+    assert child > 0 and work[0][0][child][me + S.LIFE] == 6  # no blast at the root's transition
+    rewards = {}
+    for move in (NORTH, EAST, WEST):
+        e, grandchild = _child_of(work, board, child, move, coefs, tables, rng)
+        assert grandchild > 0
+        rewards[move] = (work[0][8][grandchild], work[1][0][e], work[0][0][grandchild][me + S.LIFE])
+    return rewards
+
+
+def test_the_opponents_known_mine_makes_a_line_into_it_worth_less_below_the_root():
+    played = _mine_below_the_root(1)
+    reward, score, life = played[NORTH]
+    assert life == 5  # it blew its mine next to where it knew we went
+    assert reward == 0.5 * score + 0.5 * -1  # below the root: half the greedy's score, half lives
+    for move in (EAST, WEST):
+        reward, score, life = played[move]
+        assert life == 6 and reward == 0.5 * score  # out of the blast: the greedy's score alone
+    # Without the opponent's turn no transition ever sees the mine.
+    for reward, score, life in _mine_below_the_root(0).values():
+        assert life == 6 and reward == 0.5 * score
+
+
+def test_the_opponents_turn_fires_from_the_drawn_cell_at_where_it_believes_us():
+    board = build_board(parse_rows(OPEN))
+    state = _rules.new_state()
+    me, op = S.player_base(0), S.player_base(1)
+    state[me + S.CELL] = _cell(7, 7)
+    state[me + S.LIFE] = 6
+    state[op + S.LIFE] = 6
+    scratch = opponent_scratch(1, 1, 1)
+    seed_opponent(state, 0, _cell(3, 7), np.zeros(4, dtype=np.int64), 3, 0)
+    view = np.array([_cell(7, 7)] + [0] * (CELLS - 1), dtype=np.int64)
+    rng = np.array([5], dtype=np.uint64)
+    torpedo_lost, mine_lost, target = play_opponent(board, state, 0, view, 1, 0.5, 0.3, rng, scratch)
+    assert (torpedo_lost, mine_lost, target) == (2, 0, _cell(7, 7)) and state[me + S.LIFE] == 4
+    assert state[op + S.CHARGE + TORPEDO] == 1  # fired, then its MOVE charged it once
+    moved = state[op + S.CELL]
+    assert abs(moved % WIDTH - 3) + abs(moved // WIDTH - 7) == 1
+    # Believing us anywhere on the map, no target is worth its fire threshold: it holds.
+    state[me + S.LIFE] = 6
+    seed_opponent(state, 0, _cell(3, 7), np.zeros(4, dtype=np.int64), 3, 0)
+    everywhere = np.arange(CELLS, dtype=np.int64)
+    assert play_opponent(board, state, 0, everywhere, CELLS, 0.5, 0.3, rng, scratch) == (0, 0, -1)
+    assert state[me + S.LIFE] == 6 and state[op + S.CHARGE + TORPEDO] == 4

@@ -292,6 +292,7 @@ def warm_up(log: Callable[[str], None] = lambda line: None, *, processes: int = 
     log(f"{AOT_STEP}: building the modules this version and CPU lack ...")
     start = time.perf_counter()
     _ahead_of_time(_compiled_policies(all_bots), log, processes)
+    _byte_compile()
     spent[AOT_STEP] = round(time.perf_counter() - start, 2)
     log(f"{AOT_STEP}: {spent[AOT_STEP]:.1f} s")
     return spent
@@ -319,6 +320,19 @@ def _ahead_of_time(names, log: Callable[[str], None], processes: int = 2) -> Non
         for name in there:  # what the helper could not build is tried here, and said
             if _aot.load(registry.POLICIES[name]) is None:
                 _build_logged(name, log)
+
+
+def _byte_compile() -> None:
+    """Write the bytecode of every module of the package, so that ``ocean bot`` does not compile
+    its Python at each start: an editable install (the README's) writes none, and nor does
+    Python itself with ``PYTHONDONTWRITEBYTECODE`` set (CI images often set it). That was a tenth of
+    the first answer's instructions. A package folder that cannot be written is left as it is."""
+    import compileall
+
+    try:
+        compileall.compile_dir(os.path.dirname(os.path.abspath(__file__)), quiet=2)
+    except OSError:
+        pass
 
 
 def _build_logged(name: str, log: Callable[[str], None]) -> None:

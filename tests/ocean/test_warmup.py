@@ -59,3 +59,23 @@ def test_an_empty_cache_compiles_in_two_processes_the_signatures_the_callers_use
         assert cached == [named], (name, cached, named)
         # ... and, where this process called or linked it, at that signature.
         assert used in ([], [named]), (name, used, named)
+
+
+def test_warmup_writes_the_bytecode_ocean_bot_would_otherwise_compile_at_each_start():
+    # An editable install writes no bytecode, nor does Python with PYTHONDONTWRITEBYTECODE set:
+    # without warmup's, each `ocean bot` start compiled its modules again.
+    import importlib.util
+
+    import ocean.program
+    from ocean.warmup import _byte_compile
+
+    cached = importlib.util.cache_from_source(ocean.program.__file__)
+    if os.path.exists(cached):
+        os.remove(cached)
+    _byte_compile()
+    assert os.path.exists(cached)
+    source_mtime = int(os.stat(ocean.program.__file__).st_mtime)
+    with open(cached, "rb") as fh:
+        header = fh.read(16)
+    if int.from_bytes(header[4:8], "little") == 0:  # a timestamp pyc (SOURCE_DATE_EPOCH makes hash ones)
+        assert int.from_bytes(header[8:12], "little") == source_mtime  # current, not stale

@@ -42,6 +42,30 @@ def best_trigger(state, base, where, values, threshold):
 
 
 @kernel
+def spread_step(board, src, dst):
+    """dst: the presence ``src`` after one MOVE of the opponent, a random step to a water
+    neighbour (a cell with none keeps its share)."""
+    for c in range(CELLS):
+        dst[c] = 0.0
+    for c in range(CELLS):
+        mass = src[c]
+        if mass == 0.0:
+            continue
+        degree = 0
+        for d in range(4):
+            if board[STEP + c * 4 + d] >= 0:
+                degree += 1
+        if degree == 0:
+            dst[c] += mass
+            continue
+        share = mass / degree
+        for d in range(4):
+            t = board[STEP + c * 4 + d]
+            if t >= 0:
+                dst[t] += share
+
+
+@kernel
 def traffic(board, probs, depth, out, scratch):
     """out[c]: the opponent's presence on c now and over its next ``depth`` moves, averaged
     (each move a random step to a water neighbour)."""
@@ -49,22 +73,7 @@ def traffic(board, probs, depth, out, scratch):
         out[c] = probs[c]
     layer = probs.copy()
     for _ in range(depth):
-        scratch[:] = 0.0
-        for c in range(CELLS):
-            if layer[c] == 0.0:
-                continue
-            degree = 0
-            for d in range(4):
-                if board[STEP + c * 4 + d] >= 0:
-                    degree += 1
-            if degree == 0:
-                scratch[c] += layer[c]
-                continue
-            share = layer[c] / degree
-            for d in range(4):
-                t = board[STEP + c * 4 + d]
-                if t >= 0:
-                    scratch[t] += share
+        spread_step(board, layer, scratch)
         for c in range(CELLS):
             layer[c] = scratch[c]
             out[c] += scratch[c]

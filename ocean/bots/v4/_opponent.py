@@ -24,6 +24,7 @@ from ocean import _rules
 from ocean import _state as S
 from ocean.board import REACH, STEP
 from ocean.bots._baselines import rand_below
+from ocean.bots.v3._powers import spread_step
 from ocean.constants import CELLS, POWER_COST, SILENCE, TORPEDO, WIDTH
 from ocean.tracking._kernel import blast_damage
 from ocean.tracking._query import lowest_bit
@@ -57,23 +58,7 @@ def spread_fields(board, probs, depths, spread):
     for c in range(CELLS):
         spread[0, c] = probs[c]
     for k in range(1, depths):
-        for c in range(CELLS):
-            spread[k, c] = 0.0
-        for c in range(CELLS):
-            mass = spread[k - 1, c]
-            if mass == 0.0:
-                continue
-            degree = 0
-            for d in range(4):
-                if board[STEP + c * 4 + d] >= 0:
-                    degree += 1
-            if degree == 0:
-                spread[k, c] += mass
-                continue
-            for d in range(4):
-                t = board[STEP + c * 4 + d]
-                if t >= 0:
-                    spread[k, t] += mass / degree
+        spread_step(board, spread[k - 1], spread[k])
 
 
 @kernel
@@ -133,12 +118,13 @@ def _cover(view, n_view, cover, touched):
 
 
 @kernel
-def _best_target(board, src, cover):
-    """(cover, target) of the best TORPEDO from ``src`` that misses ``src``; target -1: none."""
+def _best_cell(words, base, src, cover):
+    """(cover, cell) of the cell of most ``cover`` among the bits of ``words[base:base + 4]``
+    whose blast misses ``src`` (the first of equals); cell -1: none above 0."""
     best = 0
     pick = -1
     for w in range(4):
-        word = board[REACH + src * 4 + w]
+        word = words[base + w]
         while word != 0:
             t = w * 64 + lowest_bit(word)
             word &= word - 1
@@ -172,16 +158,7 @@ def play_opponent(board, state, p, view, n_view, coefs_fire, coefs_trigger, rng,
     cell = state[opp + S.CELL]
     torpedo_lost = 0
     mine_lost = 0
-    best = 0
-    mine = -1
-    for w in range(4):
-        word = state[opp + S.MINES_ACTIVE + w]
-        while word != 0:
-            c = w * 64 + lowest_bit(word)
-            word &= word - 1
-            if cover[c] > best and blast_damage(cell, c % WIDTH, c // WIDTH) == 0:
-                best = cover[c]
-                mine = c
+    best, mine = _best_cell(state, opp + S.MINES_ACTIVE, cell, cover)  # its best mine to blow
     if mine >= 0 and best >= coefs_trigger * n:
         before = state[me + S.LIFE]
         state[opp + S.MINES_ACTIVE + (mine >> 6)] &= ~(np.int64(1) << (mine & 63))
@@ -194,14 +171,14 @@ def play_opponent(board, state, p, view, n_view, coefs_fire, coefs_trigger, rng,
     fire_dir = -1
     best = 0
     if count >= _COST[TORPEDO]:
-        best, fire_at = _best_target(board, cell, cover)
+        best, fire_at = _best_cell(board, REACH + cell * 4, cell, cover)
         fire_from = cell
     if count + 1 >= _COST[TORPEDO]:
         for d in range(4):
             t = _free_step(board, state, opp, cell, d)
             if t < 0:
                 continue
-            v, target = _best_target(board, t, cover)
+            v, target = _best_cell(board, REACH + t * 4, t, cover)
             if v > best:
                 best, fire_at, fire_from, fire_dir = v, target, t, d
     fire = fire_at >= 0 and best >= coefs_fire * n and state[me + S.LIFE] > 0

@@ -144,11 +144,12 @@ def _free_step(board, state, opp, cell, d):
 
 
 @kernel
-def play_opponent(board, state, p, view, n_view, coefs_fire, coefs_trigger, rng, scratch):
+def play_opponent(board, state, p, view, n_view, coefs_fire, coefs_trigger, rng, scratch, hunt=0):
     """The opponent's turn on ``state`` (after our line; the opponent believes us on
     ``view[:n_view]``). Updates our lives, its cell, path, counts and mines. Returns (lives its
     TORPEDO took, lives its mine took, its TORPEDO's target or -1); ``scratch``:
-    ``opponent_scratch``."""
+    ``opponent_scratch``. ``hunt`` 1: a MOVE that fires nothing goes where its next shot would
+    be worth most against where it believes us (a random step if none is worth anything)."""
     cover, touched = scratch[2], scratch[3]
     me = S.player_base(p)
     opp = S.player_base(1 - p)
@@ -182,6 +183,17 @@ def play_opponent(board, state, p, view, n_view, coefs_fire, coefs_trigger, rng,
             if v > best:
                 best, fire_at, fire_from, fire_dir = v, target, t, d
     fire = fire_at >= 0 and best >= coefs_fire * n and state[me + S.LIFE] > 0
+    hunt_dir = -1
+    if hunt > 0 and not fire:
+        # A hunter closes in: the step from which the best target in its reach covers most of us.
+        best = 0
+        for d in range(4):
+            t = _free_step(board, state, opp, cell, d)
+            if t < 0:
+                continue
+            v, _ = _best_cell(board, REACH + t * 4, t, cover)
+            if v > best:
+                best, hunt_dir = v, d
     for i in range(m):
         cover[touched[i]] = 0
     if fire and fire_dir < 0:
@@ -190,7 +202,7 @@ def play_opponent(board, state, p, view, n_view, coefs_fire, coefs_trigger, rng,
         torpedo_lost = before - state[me + S.LIFE]
         count = 0
     # Its MOVE: where it fires from, else a random free direction; boxed in, it surfaces.
-    d = fire_dir
+    d = fire_dir if fire_dir >= 0 else hunt_dir
     if d < 0:
         free = 0
         for k in range(4):

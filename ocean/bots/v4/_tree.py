@@ -73,10 +73,13 @@ SC_OPP_SILENCE = 17  # and since its SILENCE
 SC_SPREAD = 18  # 1: below the root the opponent's field is the root's spread by the node's depth
 SC_GAIN = 19  # share of a lookahead above the parent's best kept (a loss below it is kept whole)
 SC_REVEAL = 20  # 1: below the opponent's simulated TORPEDO, the greedy knows it is in reach of its target
-SC_SIZE = 21
+SC_PAIRED = 21  # 1: a root line's k-th lookahead uses draw k, and the opponent's random steps follow the draw
+SC_PAIR_SEED = 22  # the turn's seed of those steps (24 bits, drawn only when paired)
+SC_SIZE = 23
 _DEAD = -10.0  # reward of a line the rules refuse (never expected: lines are legal where they are made)
 _UNIFORM = 1 << 24
 K_OPP_TRIGGER = INDEX_V4["opponent_trigger_threshold"]
+K_OPP_HUNT = INDEX_V4["opponent_hunt"]
 
 __all__ = ["new_work", "expand", "iterate", "root_choice", "draw_cells"]
 
@@ -269,10 +272,22 @@ def draw_cells(fields, n_draws, weight, rng):
 
 
 @kernel
-def _make_child(board, parent, e, d, tables, coefs, rng, work):
+def _draw_stream(seed, draw, depth):
+    """A nonzero xorshift state for the opponent's random steps of one draw at one depth
+    (splitmix64 of the three): with ``paired_draws`` every root line meets the same opponent."""
+    z = np.uint64(seed) * np.uint64(1000003) + np.uint64(draw) * np.uint64(7919) + np.uint64(depth)
+    z += np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return (z ^ (z >> np.uint64(31))) | np.uint64(1)
+
+
+@kernel
+def _make_child(board, parent, e, d, tables, coefs, rng, work, draw=0):
     """The child of edge ``e`` under draw ``d``: the line played on the parent's state with the
     opponent on the drawn cell (and, with ``opponent_turn``, the opponent's turn after it), its
-    reward, and the greedy there. Returns the node."""
+    reward, and the greedy there. ``draw`` is the root's draw of this subtree (``d`` is slot 0
+    below the root). Returns the node."""
     nodes, edges, fields, scratch, _, opp_scratch = work
     n_state, n_view, n_nview, _, n_count, n_depth, n_terminal, n_best, n_reward = nodes
     e_score, e_shot, _, _, e_out, e_nout, e_view, e_child, _, e_answer = edges
@@ -326,8 +341,16 @@ def _make_child(board, parent, e, d, tables, coefs, rng, work):
         # Its answer: where it believes us is where our line left us in its eyes.
         _, table_weight, _ = node_table(board, parent, coefs, work)
         fear = table_weight * coefs[K_RETALIATION] * max(0.0, 1.0 + coefs[K_LEAD] * (life_before - opp_before))
+        paired = sc[SC_PAIRED] > 0.0
+        saved = rng[0]
+        if paired:
+            # Common random numbers: after each of our lines the same draw makes the same steps,
+            # so two lines differ by what they do, not by the opponent's luck.
+            rng[0] = _draw_stream(int(sc[SC_PAIR_SEED]), draw, n_depth[parent])
         torpedo_lost, _, fired_at = play_opponent(board, state, p, n_view[node], n, coefs[K_OPP_FIRE],
-                                                  coefs[K_OPP_TRIGGER], rng, opp_scratch)
+                                                  coefs[K_OPP_TRIGGER], rng, opp_scratch, int(coefs[K_OPP_HUNT]))
+        if paired:
+            rng[0] = saved
         opp_scratch[7][node] = fired_at
         life_after = max(state[me + S.LIFE], 0)
         killed = 1.0 if torpedo_lost > 0 and life_after == 0 else 0.0
@@ -399,6 +422,7 @@ def iterate(board, tables, coefs, rng, work, iterations):
     tb = sc[SC_BELOW_GREEDY]
     gain = sc[SC_GAIN]
     depth_cap = int(sc[SC_DEPTH])
+    paired = sc[SC_PAIRED] > 0.0
     done = int(sc[SC_ITERATIONS])
     while done < iterations and int(sc[SC_NODES]) < max_nodes and n_count[0] > 0:
         d = (done - 1) % draws
@@ -409,10 +433,12 @@ def iterate(board, tables, coefs, rng, work, iterations):
             path_nodes[depth] = node
             path_edges[depth] = e
             depth += 1
+            if node == 0 and paired:
+                d = (e_visits[e] - 1) % draws  # its k-th lookahead meets draw k, as every line's does
             slot = d if node == 0 else 0
             child = e_child[e, slot]
             if child < 0:
-                child = _make_child(board, node, e, slot, tables, coefs, rng, work)
+                child = _make_child(board, node, e, slot, tables, coefs, rng, work, d)
                 break
             node = child
             if n_terminal[node] == 1 or n_count[node] == 0 or n_depth[node] >= depth_cap:

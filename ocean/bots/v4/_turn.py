@@ -7,14 +7,14 @@ import numpy as np
 from ocean._jit import copy_into, kernel
 
 from ocean import _state as S
-from ocean.bots._baselines import emit_action
+from ocean.bots._baselines import emit_action, rand_below
 from ocean.bots.v3._answer import TABLES_SIZE
 from ocean.bots.v2._observe import M_OPP_SAFE, TRACKER
 from ocean.bots.v3._observe import M_OPP_CHARGE, M_OPP_SILENCE_CHARGE, M_TABLES, V3_MEM, v3_observe
 from ocean.bots.v3._turn import K_LATER, K_SILENCE_ATTACK, answer_table, fields, powers_after, write_line
 from ocean.bots.v4._tree import (
     SC_ANSWER_REALIZED, SC_BELOW_GREEDY, SC_DEPTH, SC_DRAWS, SC_EDGES, SC_ITERATIONS, SC_LOOKAHEAD, SC_NODES,
-    SC_GAIN, SC_OPP_SILENCE, SC_REVEAL, SC_OPP_TORPEDO, SC_OPP_TURN, SC_P, SC_SPREAD, SC_REALIZED, SC_SILENCE_SHARE, SC_TABLE, SC_TABLE_WEIGHT, SC_UCB,
+    SC_GAIN, SC_OPP_SILENCE, SC_PAIRED, SC_PAIR_SEED, SC_REVEAL, SC_OPP_TORPEDO, SC_OPP_TURN, SC_P, SC_SPREAD, SC_REALIZED, SC_SILENCE_SHARE, SC_TABLE, SC_TABLE_WEIGHT, SC_UCB,
     SC_WIDTH, draw_cells, expand, iterate, new_work, root_choice,
 )
 from ocean.bots.v4._opponent import draw_mines, spread_fields
@@ -37,6 +37,7 @@ K_ANSWER_REALIZED = INDEX_V4["answer_realized"]
 K_SPREAD = INDEX_V4["opponent_spread"]
 K_GAIN = INDEX_V4["lookahead_gain_weight"]
 K_REVEAL = INDEX_V4["opponent_reveal"]
+K_PAIRED = INDEX_V4["paired_draws"]
 MAX_WIDTH = 16
 
 __all__ = ["V4_MEM", "budget", "v4_work", "v4_begin", "v4_finish", "v4_turn"]
@@ -85,6 +86,8 @@ def v4_begin(state, board, p, mem, rng, coefs, work):
     if sc[SC_SPREAD] > 0.0:
         spread = opp_scratch[4]
         spread_fields(board, probs, spread.shape[0], spread)
+    sc[SC_PAIRED] = 1.0 if coefs[K_PAIRED] > 0.0 else 0.0
+    sc[SC_PAIR_SEED] = 0.0
     sc[SC_ANSWER_REALIZED] = coefs[K_ANSWER_REALIZED]
     sc[SC_OPP_TORPEDO] = mem[M_OPP_CHARGE]
     sc[SC_OPP_SILENCE] = mem[M_OPP_SILENCE_CHARGE]
@@ -106,6 +109,8 @@ def v4_begin(state, board, p, mem, rng, coefs, work):
             # stream, so the games, stay the same without the opponent's turn).
             mine_probabilities(mem[M_OPP_SAFE:M_OPP_SAFE + TRACKER], board, opp_scratch[0], np.zeros(CELLS))
             draw_mines(opp_scratch[0], draws, rng, opp_scratch[1])
+        if sc[SC_PAIRED] > 0.0:
+            sc[SC_PAIR_SEED] = rand_below(rng, 1 << 24)  # drawn only when used: the unpaired games stay
     return n_count[0]
 
 

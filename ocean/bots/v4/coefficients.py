@@ -59,6 +59,14 @@ SEARCH: tuple[Coefficient, ...] = (
                 "with opponent_turn, 1: at a node made by a transition where the simulated opponent fired, the "
                 "greedy's belief about it keeps only the cells from which that shot could come (its reach of the "
                 "target grown by one MOVE), as the shot would show us; 0: the shot shows nothing", integer=True),
+    Coefficient("paired_draws", 0, 0, 1,
+                "1: common random numbers at the root: every line's k-th lookahead meets draw k, and with "
+                "opponent_turn the opponent's random steps follow the draw, so lines are compared against the "
+                "same opponents (0: iterations cycle through the draws whatever the line)", integer=True),
+    Coefficient("opponent_hunt", 0, 0, 1,
+                "with opponent_turn, 1: the simulated opponent's MOVE that fires nothing goes where its next "
+                "TORPEDO would be worth most against where it believes us, as a hunter closes in (0: a random "
+                "free step; either way a MOVE its shot needs comes first)", integer=True),
 )
 
 COEFFICIENTS_V4: tuple[Coefficient, ...] = COEFFICIENTS_V3 + SEARCH

@@ -188,3 +188,70 @@ def test_the_opponents_turn_fires_from_the_drawn_cell_at_where_it_believes_us():
     everywhere = np.arange(CELLS, dtype=np.int64)
     assert play_opponent(board, state, 0, everywhere, CELLS, 0.5, 0.3, rng, scratch) == (0, 0, -1)
     assert state[me + S.LIFE] == 6 and state[op + S.CHARGE + TORPEDO] == 4
+
+
+def _root_lookaheads(paired):
+    """Each root line looked ahead once, two draws, the opponent playing its turn: (the draw
+    slot each line's child took, the opponent's cell in each child)."""
+    cell = _cell(7, 7)
+    values = dict(opponent_turn=1, paired_draws=paired, determinizations=2)
+    everywhere = list(range(CELLS))  # it believes us anywhere: it never fires, it only steps
+    work, _ = _search(cell, _cell(2, 2), [0, 0, 0, 0], everywhere, 1, room=MAX_WIDTH + 1, **values)
+    board = build_board(parse_rows(OPEN))
+    coefs = BotSpec("v4", "tunable-v4", {**C.defaults("tunable-v4"), **values}).vector()
+    tables = np.zeros(TABLES_SIZE, dtype=np.int64)
+    build_answer_tables(board, tables)
+    nodes, edges, fields, _, _, opp = work
+    sc = fields[5]
+    fields[4][:2] = [_cell(2, 2), _cell(12, 12)]
+    sc[T.SC_DRAWS] = 2
+    sc[T.SC_OPP_TURN] = 1
+    sc[T.SC_OPP_TORPEDO] = 0
+    sc[T.SC_PAIRED] = paired
+    sc[T.SC_PAIR_SEED] = 12345
+    opp[1][:] = 0  # no opponent mines in either draw
+    width = nodes[4][0]
+    rng = np.array([3], dtype=np.uint64)
+    T.iterate(board, tables, coefs, rng, work, 1 + width)
+    op = S.player_base(1)
+    slots, cells = [], []
+    for e in range(width):
+        slot = 0 if edges[7][e, 0] >= 0 else 1
+        assert edges[7][e, 1 - slot] < 0  # one lookahead each
+        slots.append(slot)
+        cells.append(nodes[0][edges[7][e, slot]][op + S.CELL])
+    return slots, cells
+
+
+def test_paired_draws_meet_every_root_line_with_the_same_opponent():
+    slots, cells = _root_lookaheads(1)
+    assert len(slots) > 2 and set(slots) == {0}  # every line's first lookahead meets draw 0
+    assert len(set(cells)) == 1  # which steps the same way after each of our lines
+    start = _cell(2, 2)
+    assert abs(cells[0] % WIDTH - start % WIDTH) + abs(cells[0] // WIDTH - start // WIDTH) == 1
+    slots, cells = _root_lookaheads(0)
+    assert slots[:4] == [0, 1, 0, 1]  # unpaired: the iterations cycle through the draws
+    assert len(set(cells)) > 1
+
+
+def test_a_hunting_opponent_steps_to_where_its_next_shot_reaches_us():
+    # It cannot fire this turn (no MOVE counted since its TORPEDO); we are six columns east of it.
+    board = build_board(parse_rows(OPEN))
+    view = np.array([_cell(7, 7)] + [0] * (CELLS - 1), dtype=np.int64)
+    scratch = opponent_scratch(1, 1, 1)
+    op = S.player_base(1)
+    steps = set()
+    for seed in range(1, 9):
+        for hunt in (0, 1):
+            state = _rules.new_state()
+            state[S.player_base(0) + S.CELL] = _cell(7, 7)
+            state[S.player_base(0) + S.LIFE] = 6
+            state[op + S.LIFE] = 6
+            seed_opponent(state, 0, _cell(1, 7), np.zeros(4, dtype=np.int64), 0, 0)
+            rng = np.array([seed], dtype=np.uint64)
+            assert play_opponent(board, state, 0, view, 1, 0.5, 0.3, rng, scratch, hunt) == (0, 0, -1)
+            if hunt:
+                assert state[op + S.CELL] == _cell(2, 7)  # east: only from there does its reach touch us
+            else:
+                steps.add(state[op + S.CELL])
+    assert len(steps) > 1  # without hunting it wanders

@@ -75,7 +75,8 @@ SC_GAIN = 19  # share of a lookahead above the parent's best kept (a loss below 
 SC_REVEAL = 20  # 1: below the opponent's simulated TORPEDO, the greedy knows it is in reach of its target
 SC_PAIRED = 21  # 1: a root line's k-th lookahead uses draw k, and the opponent's random steps follow the draw
 SC_PAIR_SEED = 22  # the turn's seed of those steps (24 bits, drawn only when paired)
-SC_SIZE = 23
+SC_BASELINE = 23  # 1: a lookahead is measured from the line's own standing part, not the parent's best
+SC_SIZE = 24
 _DEAD = -10.0  # reward of a line the rules refuse (never expected: lines are legal where they are made)
 _UNIFORM = 1 << 24
 K_OPP_TRIGGER = INDEX_V4["opponent_trigger_threshold"]
@@ -412,7 +413,7 @@ def iterate(board, tables, coefs, rng, work, iterations):
     counts as the first) or the node arrays are full. Returns the iterations done."""
     nodes, edges, fields, scratch, _, _ = work
     n_count, n_depth, n_terminal, n_best, n_reward = nodes[4], nodes[5], nodes[6], nodes[7], nodes[8]
-    e_sum, e_visits, e_child = edges[2], edges[3], edges[7]
+    e_score, e_shot, e_sum, e_visits, e_child, e_answer = edges[0], edges[1], edges[2], edges[3], edges[7], edges[9]
     sc = fields[5]
     path_nodes, path_edges = scratch[10], scratch[11]
     max_nodes = nodes[0].shape[0]
@@ -423,6 +424,7 @@ def iterate(board, tables, coefs, rng, work, iterations):
     gain = sc[SC_GAIN]
     depth_cap = int(sc[SC_DEPTH])
     paired = sc[SC_PAIRED] > 0.0
+    own_baseline = sc[SC_BASELINE] > 0.0
     done = int(sc[SC_ITERATIONS])
     while done < iterations and int(sc[SC_NODES]) < max_nodes and n_count[0] > 0:
         d = (done - 1) % draws
@@ -450,7 +452,13 @@ def iterate(board, tables, coefs, rng, work, iterations):
             parent = path_nodes[k]
             e = path_edges[k]
             below = child if k == depth - 1 else path_nodes[k + 1]
-            delta = v - tb * n_best[parent]
+            if own_baseline:
+                # What the line's score already credits to the position it leaves (its score less
+                # its shot, its expected answer added back): the child's value replaces that part,
+                # so a held TORPEDO's readiness is not counted again when the child fires it.
+                delta = v - tb * (e_score[e] - e_shot[e] + e_answer[e])
+            else:
+                delta = v - tb * n_best[parent]
             if delta > 0.0:
                 delta *= gain
             v = n_reward[below] + lookahead * delta

@@ -67,6 +67,12 @@ SEARCH: tuple[Coefficient, ...] = (
                 "with opponent_turn, 1: the simulated opponent's MOVE that fires nothing goes where its next "
                 "TORPEDO would be worth most against where it believes us, as a hunter closes in (0: a random "
                 "free step; either way a MOVE its shot needs comes first)", integer=True),
+    Coefficient("lookahead_baseline", 0, 0, 1,
+                "what a lookahead is measured from: 0 the parent's best score (a line's value is its score plus "
+                "lookahead_weight times the child's value less that); 1 the line's own standing part, its score "
+                "less its expected shot plus its expected answer, so the child's value replaces that share of "
+                "what the line credits to the position it leaves (a held TORPEDO's readiness, then its shot "
+                "below, is not counted twice)", integer=True),
 )
 
 COEFFICIENTS_V4: tuple[Coefficient, ...] = COEFFICIENTS_V3 + SEARCH

@@ -61,6 +61,7 @@ def _search(cell, opponent, charges, believed, iterations, *, opp_life=6, rows=O
     sc[T.SC_REALIZED] = v["realized_shots"]
     sc[T.SC_BELOW_GREEDY] = v["below_greedy_weight"]
     sc[T.SC_GAIN] = v["lookahead_gain_weight"]
+    sc[T.SC_BASELINE] = v["lookahead_baseline"]
     sc[T.SC_P] = 0
     sc[T.SC_DRAWS] = 1
     sc[T.SC_WIDTH] = min(int(v["width"]), MAX_WIDTH)
@@ -255,3 +256,24 @@ def test_a_hunting_opponent_steps_to_where_its_next_shot_reaches_us():
             else:
                 steps.add(state[op + S.CELL])
     assert len(steps) > 1  # without hunting it wanders
+
+
+def test_the_lines_own_baseline_replaces_what_its_score_credits_to_the_position_it_leaves():
+    # Our TORPEDO charged, the opponent three cells east: lines that fire and lines that hold.
+    cell, opponent = _cell(7, 7), _cell(10, 7)
+    believed = [_cell(x, y) for x in range(5, 10) for y in range(5, 10)]
+    width = int(C.defaults("tunable-v4")["width"])
+    work, _ = _search(cell, opponent, [3, 0, 0, 0], believed, 1 + width, lookahead_weight=1.0,
+                      lookahead_baseline=1)  # each of the root's lines looked ahead once
+    nodes, edges = work[0], work[1]
+    looked = 0
+    for e in range(nodes[4][0]):
+        child = edges[7][e, 0]
+        if child < 0:
+            continue
+        looked += 1
+        standing = edges[0][e] - edges[1][e] + edges[9][e]
+        # one lookahead: the score as first visit, then the shot and answer it expects plus the child's value
+        value = edges[0][e] + (nodes[7][child] - standing)
+        assert np.isclose(edges[2][e], edges[0][e] + value) and edges[3][e] == 2
+    assert looked == nodes[4][0] > 2

@@ -12,7 +12,8 @@ sides swapped, so the score's interval is over pairs (``ocean.stats.pair_estimat
 ``--workers`` splits the maps over processes (the figures are the same for any count: a game is
 a pure function of its seeds).
 Decision time is CPU time per v4 decision over whole games against v3 (``--time-games`` maps),
-mean and p99, beside v3's own over the same games.
+mean and p99, beside v3's own over the same games. ``--agreement-games`` counts the decisions
+where v4 plays another line than v3 would in its place (MINE and SONAR included).
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-__all__ = ["run", "play", "decision_cost"]
+__all__ = ["run", "play", "decision_cost", "agreement"]
 
 HELD_OUT = 900_000
 
@@ -84,6 +85,50 @@ def decision_cost(values: dict, games: int = 10) -> dict:
     return out
 
 
+def agreement(values: dict, games: int = 10) -> dict:
+    """How often v4 at ``values`` plays a line other than the one v3 would play in its place
+    (v3's kernels on copies of v4's state, memory and rng, with v4's v3 coefficients), over
+    whole games against v3 on ``games`` held-out maps."""
+    from ocean import _rules
+    from ocean import _state as S
+    from ocean.bots import coefficients as C, resolve_bot
+    from ocean.bots._baselines import seed_rng
+    from ocean.bots._slots import MEM_SIZE, load_slots
+    from ocean.constants import ACTION_FIELDS, MAX_LINE_ACTIONS
+    from ocean.match import boards_for_seeds
+
+    v4, v3 = _spec(values), resolve_bot("tunable-v3")
+    bots = (v4, v3)
+    starts, resets, turns = zip(*(load_slots(b.kind) for b in bots))
+    coefs = [b.vector() for b in bots]
+    greedy = coefs[0][:len(C.names("tunable-v3"))].copy()  # v4's own evaluation coefficients, as v3 reads them
+    mems = [np.empty(MEM_SIZE, dtype=np.int64) for _ in bots]
+    rngs = [np.empty(1, dtype=np.uint64) for _ in bots]
+    out = np.zeros((MAX_LINE_ACTIONS, ACTION_FIELDS), dtype=np.int64)
+    alt = np.zeros_like(out)
+    no_trace = np.zeros((0, S.STATE_SIZE + 4), dtype=np.int64)
+    state = _rules.new_state()
+    decisions = differs = 0
+    seeds = np.arange(HELD_OUT, HELD_OUT + games, dtype=np.int64)
+    for board, seed in zip(boards_for_seeds(seeds), seeds):
+        cells = []
+        for p in range(2):
+            seed_rng(rngs[p], np.int64(seed * 2 + p))
+            resets[p](board, mems[p])
+            cells.append(starts[p](board, rngs[p]))
+        _rules.start_game(state, board, cells[0], 0, cells[1], 0)
+        while _rules.begin_turn(state):
+            p = int(state[S.ACTIVE])
+            if p == 0:
+                m = turns[1](state.copy(), board, p, mems[0].copy(), rngs[0].copy(), alt, greedy)
+            n = turns[p](state, board, p, mems[p], rngs[p], out, coefs[p])
+            if p == 0:
+                decisions += 1
+                differs += int(m != n or not np.array_equal(alt[:m], out[:n]))
+            _rules.play_line(state, board, out, n, no_trace)
+    return {"decisions": decisions, "differs": round(differs / max(decisions, 1), 4)}
+
+
 def _parse_sets(sets: list[str], option: str = "--set") -> list[dict]:
     from ocean.bots import coefficients as C
 
@@ -106,12 +151,14 @@ def _runs(sets: list[str], base: list[str]) -> list[dict]:
 
 
 def run(games: int, sets: list[str], workers: int, time_games: int, opponent: str,
-        base: list[str] | None = None) -> list[dict]:
+        base: list[str] | None = None, agreement_games: int = 0) -> list[dict]:
     rows = []
     for values in _runs(sets, base or []):
         row = play(values, games, opponent, workers)
         if time_games > 0:
             row["decision_cost"] = decision_cost(values, time_games)
+        if agreement_games > 0:
+            row["agreement"] = agreement(values, agreement_games)
         rows.append(row)
         print(json.dumps(row), flush=True)
     return rows
@@ -125,10 +172,12 @@ def main() -> None:
                         help="NAME=V: a value every run shares (the sweeps of --set vary around it)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--time-games", type=int, default=0, help="maps to time decisions on (0: none)")
+    parser.add_argument("--agreement-games", type=int, default=0,
+                        help="maps on which to count v4's decisions that differ from v3's line (0: none)")
     parser.add_argument("--opponent", default="tunable-v3")
     parser.add_argument("--json", action="store_true", help="(rows are printed as JSON lines either way)")
     args = parser.parse_args()
-    run(args.games, args.sets, args.workers, args.time_games, args.opponent, args.base)
+    run(args.games, args.sets, args.workers, args.time_games, args.opponent, args.base, args.agreement_games)
 
 
 if __name__ == "__main__":

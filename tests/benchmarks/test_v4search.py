@@ -1,5 +1,6 @@
 """benchmarks/v4search.py's command line: a ``--base`` value is shared by every run of the
-``--set`` sweeps (a run's own value wins), and a name v4 does not read is refused in one line.
+``--set`` sweeps (a run's own value wins), a name v4 does not read is refused in one line, and
+the agreement count sees no difference from v3 at one iteration.
 The games themselves are the benchmark's (tests/ocean/bots/v4 pin the search)."""
 import subprocess
 import sys
@@ -22,3 +23,11 @@ def test_an_unknown_name_is_refused_in_one_line():
     done = subprocess.run([sys.executable, "-m", "benchmarks.v4search", "--games", "2", "--base", "nope=1"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode != 0 and done.stderr.strip().splitlines()[-1].startswith("--base 'nope=1'")
+
+
+def test_agreement_counts_the_decisions_where_v4_leaves_v3s_line():
+    from benchmarks.v4search import agreement
+
+    one = agreement({"iterations": 1}, 1)  # one iteration is v3's move exactly
+    assert one["decisions"] > 20 and one["differs"] == 0.0
+    assert agreement({"iterations": 16, "lookahead_weight": 1.0}, 1)["differs"] > 0.0

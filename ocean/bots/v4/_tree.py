@@ -76,7 +76,8 @@ SC_REVEAL = 20  # 1: below the opponent's simulated TORPEDO, the greedy knows it
 SC_PAIRED = 21  # 1: a root line's k-th lookahead uses draw k, and the opponent's random steps follow the draw
 SC_PAIR_SEED = 22  # the turn's seed of those steps (24 bits, drawn only when paired)
 SC_BASELINE = 23  # 1: a lookahead is measured from the line's own standing part, not the parent's best
-SC_SIZE = 24
+SC_MARGIN = 24  # lives by which a line's mean must beat the greedy's first line's for the root to leave it
+SC_SIZE = 25
 _DEAD = -10.0  # reward of a line the rules refuse (never expected: lines are legal where they are made)
 _UNIFORM = 1 << 24
 K_OPP_TRIGGER = INDEX_V4["opponent_trigger_threshold"]
@@ -471,8 +472,9 @@ def iterate(board, tables, coefs, rng, work, iterations):
 
 @kernel
 def root_choice(work):
-    """The root's edge with the best mean value (first of equals); -1: no line."""
-    nodes, edges, _, _, _, _ = work
+    """The root's edge with the best mean value (first of equals); the greedy's first line
+    unless that best beats its mean by ``switch_margin`` lives; -1: no line."""
+    nodes, edges, fields, _, _, _ = work
     n_count = nodes[4]
     e_sum, e_visits = edges[2], edges[3]
     pick = -1
@@ -482,4 +484,6 @@ def root_choice(work):
         if v > best:
             best = v
             pick = e
+    if pick > 0 and best < e_sum[0] / e_visits[0] + fields[5][SC_MARGIN]:
+        return 0  # a search's edge over v3's line smaller than the margin is taken for noise
     return pick

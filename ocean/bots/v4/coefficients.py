@@ -73,6 +73,9 @@ SEARCH: tuple[Coefficient, ...] = (
                 "less its expected shot plus its expected answer, so the child's value replaces that share of "
                 "what the line credits to the position it leaves (a held TORPEDO's readiness, then its shot "
                 "below, is not counted twice)", integer=True),
+    Coefficient("switch_margin", 0.0, 0.0, 2.0,
+                "lives by which another line's mean value must beat the greedy's first line's (v3's) for the root "
+                "to play it: the search overrides v3 only on evidence that clears this (0: the best mean plays)"),
 )
 
 COEFFICIENTS_V4: tuple[Coefficient, ...] = COEFFICIENTS_V3 + SEARCH

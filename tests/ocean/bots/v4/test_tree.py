@@ -277,3 +277,16 @@ def test_the_lines_own_baseline_replaces_what_its_score_credits_to_the_position_
         value = edges[0][e] + (nodes[7][child] - standing)
         assert np.isclose(edges[2][e], edges[0][e] + value) and edges[3][e] == 2
     assert looked == nodes[4][0] > 2
+
+
+def test_the_root_leaves_v3s_line_only_by_more_than_the_switch_margin():
+    cell, opponent = _cell(7, 7), _cell(13, 7)
+    believed = [_cell(x, y) for x in range(3, 12) for y in range(3, 12)]
+    work, chosen = _search(cell, opponent, [1, 0, 0, 0], believed, 20, opp_life=1, lookahead_weight=1.0)
+    edges, sc = work[1], work[2][5]
+    assert chosen > 0  # the search leaves the greedy's first line for the two-turn kill
+    edge = edges[2][chosen] / edges[3][chosen] - edges[2][0] / edges[3][0]
+    sc[T.SC_MARGIN] = edge - 0.01
+    assert T.root_choice(work) == chosen
+    sc[T.SC_MARGIN] = edge + 0.01
+    assert T.root_choice(work) == 0  # not by enough: v3's line

@@ -77,7 +77,8 @@ SC_PAIRED = 21  # 1: a root line's k-th lookahead uses draw k, and the opponent'
 SC_PAIR_SEED = 22  # the turn's seed of those steps (24 bits, drawn only when paired)
 SC_BASELINE = 23  # 1: a lookahead is measured from the line's own standing part, not the parent's best
 SC_MARGIN = 24  # lives by which a line's mean must beat the greedy's first line's for the root to leave it
-SC_SIZE = 25
+SC_WINDOW = 25  # lives: the root plays only lines whose greedy score is this close to v3's line's (0: any)
+SC_SIZE = 26
 _DEAD = -10.0  # reward of a line the rules refuse (never expected: lines are legal where they are made)
 _UNIFORM = 1 << 24
 K_OPP_TRIGGER = INDEX_V4["opponent_trigger_threshold"]
@@ -472,14 +473,18 @@ def iterate(board, tables, coefs, rng, work, iterations):
 
 @kernel
 def root_choice(work):
-    """The root's edge with the best mean value (first of equals); the greedy's first line
-    unless that best beats its mean by ``switch_margin`` lives; -1: no line."""
+    """The root's edge with the best mean value (first of equals) among the lines whose greedy
+    score is within ``switch_window`` of the greedy's first (v3's line); that first line unless
+    the best beats its mean by ``switch_margin`` lives; -1: no line."""
     nodes, edges, fields, _, _, _ = work
     n_count = nodes[4]
-    e_sum, e_visits = edges[2], edges[3]
+    e_score, e_sum, e_visits = edges[0], edges[2], edges[3]
+    window = fields[5][SC_WINDOW]
     pick = -1
     best = -1e300
     for e in range(n_count[0]):
+        if window > 0.0 and e_score[0] - e_score[e] > window:
+            continue  # the search breaks near-ties of v3's scoring, it does not overrule it
         v = e_sum[e] / e_visits[e]
         if v > best:
             best = v

@@ -76,6 +76,9 @@ SEARCH: tuple[Coefficient, ...] = (
     Coefficient("switch_margin", 0.0, 0.0, 2.0,
                 "lives by which another line's mean value must beat the greedy's first line's (v3's) for the root "
                 "to play it: the search overrides v3 only on evidence that clears this (0: the best mean plays)"),
+    Coefficient("switch_window", 0.0, 0.0, 2.0,
+                "lives: the root plays only lines whose greedy score is within this of v3's line's, so the search "
+                "breaks v3's near-ties and never overrules a clear choice (0: any line the tree kept)"),
 )
 
 COEFFICIENTS_V4: tuple[Coefficient, ...] = COEFFICIENTS_V3 + SEARCH

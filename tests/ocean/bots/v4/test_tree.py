@@ -290,3 +290,16 @@ def test_the_root_leaves_v3s_line_only_by_more_than_the_switch_margin():
     assert T.root_choice(work) == chosen
     sc[T.SC_MARGIN] = edge + 0.01
     assert T.root_choice(work) == 0  # not by enough: v3's line
+
+
+def test_the_switch_window_keeps_the_root_to_lines_the_greedy_scores_near_v3s():
+    cell, opponent = _cell(7, 7), _cell(13, 7)
+    believed = [_cell(x, y) for x in range(3, 12) for y in range(3, 12)]
+    work, chosen = _search(cell, opponent, [1, 0, 0, 0], believed, 20, opp_life=1, lookahead_weight=1.0)
+    edges, sc = work[1], work[2][5]
+    gap = edges[0][0] - edges[0][chosen]  # how much worse the greedy scores the kill's first step (a hair: a tie)
+    assert chosen > 0 and gap > 0.0
+    sc[T.SC_WINDOW] = 2 * gap
+    assert T.root_choice(work) == chosen
+    sc[T.SC_WINDOW] = gap / 2
+    assert T.root_choice(work) != chosen

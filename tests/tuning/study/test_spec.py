@@ -138,6 +138,18 @@ def test_the_shipped_studies_are_valid(monkeypatch):
     assert budget <= 60_000
 
 
+def test_the_example_c_bot_studies_differ_only_in_how_a_trial_is_scored():
+    from pathlib import Path
+
+    examples = Path(__file__).resolve().parents[3] / "studies" / "examples"
+    panel, h2h = (load_spec(examples / f"mybotc-{kind}.toml") for kind in ("panel", "h2h"))
+    assert (panel.name, h2h.name) == ("mybotc-panel", "mybotc-h2h")
+    assert h2h.sampler.head_to_head and not panel.sampler.head_to_head
+    assert panel.time_control == h2h.time_control and panel.time_control.turn_limit_ms == 20
+    same = {k: v for k, v in panel.stored().items() if k not in ("name", "sampler", "pruning")}
+    assert same == {k: v for k, v in h2h.stored().items() if k not in ("name", "sampler", "pruning")}
+
+
 def test_the_time_table_gives_the_time_control_told_and_enforced():
     from ocean.timecontrol import DEFAULT_TIME, TimeControl
 

@@ -25,6 +25,7 @@ from ocean import _state as S
 from ocean.board import REACH, STEP
 from ocean.bots._baselines import rand_below
 from ocean.bots.v3._powers import spread_step
+from ocean.bots.v4._opponent_greedy import greedy_opponent_scratch
 from ocean.constants import CELLS, POWER_COST, SILENCE, TORPEDO, WIDTH
 from ocean.tracking._kernel import blast_damage
 from ocean.tracking._query import lowest_bit
@@ -43,11 +44,11 @@ def opponent_scratch(draws, depths, nodes):
     below the root for k < ``depths``, blast values against it there by its lives, which of
     those are computed, and for each of ``nodes`` nodes the target of the TORPEDO the opponent
     fired in the transition that made it (-1: none), where that shot shows it is, the values
-    against it there)."""
+    against it there; then the greedy opponent's arrays, ``_opponent_greedy``)."""
     return (np.zeros(CELLS), np.zeros((max(draws, 1), 4), dtype=np.int64), np.zeros(CELLS, dtype=np.int64),
             np.empty(9 * CELLS, dtype=np.int64), np.zeros((depths, CELLS)), np.zeros((depths, 8, CELLS)),
             np.zeros((depths, 8), dtype=np.int64), np.full(nodes, -1, dtype=np.int64), np.zeros((nodes, CELLS)),
-            np.zeros((nodes, CELLS)))
+            np.zeros((nodes, CELLS)), greedy_opponent_scratch())
 
 
 @kernel

@@ -46,6 +46,7 @@ from ocean.bots.v3._turn import (
 )
 from ocean.bots.v4._greedy import MAX_CANDIDATES, greedy_scratch, score_candidates, top_candidates
 from ocean.bots.v4._opponent import opponent_scratch, play_opponent, seed_opponent
+from ocean.bots.v4._opponent_greedy import play_opponent_greedy
 from ocean.bots.v4.coefficients import INDEX_V4
 from ocean.bots.v3._answer import FIRE_MOVED, ROWS
 from ocean.constants import ACT_SURFACE, ACTION_FIELDS, CELLS, END_LIFE, MAX_LINE_ACTIONS, SILENCE, TORPEDO, WIDTH
@@ -78,7 +79,8 @@ SC_PAIR_SEED = 22  # the turn's seed of those steps (24 bits, drawn only when pa
 SC_BASELINE = 23  # 1: a lookahead is measured from the line's own standing part, not the parent's best
 SC_MARGIN = 24  # lives by which a line's mean must beat the greedy's first line's for the root to leave it
 SC_WINDOW = 25  # lives: the root plays only lines whose greedy score is this close to v3's line's (0: any)
-SC_SIZE = 26
+SC_OPP_GREEDY = 26  # 1: the opponent's turn in a transition is v3's line choice from its side
+SC_SIZE = 27
 _DEAD = -10.0  # reward of a line the rules refuse (never expected: lines are legal where they are made)
 _UNIFORM = 1 << 24
 K_OPP_TRIGGER = INDEX_V4["opponent_trigger_threshold"]
@@ -350,8 +352,14 @@ def _make_child(board, parent, e, d, tables, coefs, rng, work, draw=0):
             # Common random numbers: after each of our lines the same draw makes the same steps,
             # so two lines differ by what they do, not by the opponent's luck.
             rng[0] = _draw_stream(int(sc[SC_PAIR_SEED]), draw, n_depth[parent])
-        torpedo_lost, _, fired_at = play_opponent(board, state, p, n_view[node], n, coefs[K_OPP_FIRE],
-                                                  coefs[K_OPP_TRIGGER], rng, opp_scratch, int(coefs[K_OPP_HUNT]))
+        played = 0
+        if sc[SC_OPP_GREEDY] > 0.0:
+            torpedo_lost, fired_at, played = play_opponent_greedy(
+                board, state, p, n_view[node], n, tables, coefs, rng, scratch[0], work[4], scratch[2], scratch[3],
+                scratch[13], scratch[4], trace, opp_scratch[10])
+        if played == 0:
+            torpedo_lost, _, fired_at = play_opponent(board, state, p, n_view[node], n, coefs[K_OPP_FIRE],
+                                                      coefs[K_OPP_TRIGGER], rng, opp_scratch, int(coefs[K_OPP_HUNT]))
         if paired:
             rng[0] = saved
         opp_scratch[7][node] = fired_at

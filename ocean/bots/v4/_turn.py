@@ -14,10 +14,11 @@ from ocean.bots.v3._observe import M_OPP_CHARGE, M_OPP_SILENCE_CHARGE, M_TABLES,
 from ocean.bots.v3._turn import K_LATER, K_SILENCE_ATTACK, answer_table, fields, powers_after, write_line
 from ocean.bots.v4._tree import (
     SC_ANSWER_REALIZED, SC_BELOW_GREEDY, SC_DEPTH, SC_DRAWS, SC_EDGES, SC_ITERATIONS, SC_LOOKAHEAD, SC_NODES,
-    SC_BASELINE, SC_GAIN, SC_MARGIN, SC_WINDOW, SC_OPP_SILENCE, SC_PAIRED, SC_PAIR_SEED, SC_REVEAL, SC_OPP_TORPEDO, SC_OPP_TURN, SC_P, SC_SPREAD, SC_REALIZED, SC_SILENCE_SHARE, SC_TABLE, SC_TABLE_WEIGHT, SC_UCB,
+    SC_BASELINE, SC_GAIN, SC_MARGIN, SC_OPP_GREEDY, SC_WINDOW, SC_OPP_SILENCE, SC_PAIRED, SC_PAIR_SEED, SC_REVEAL, SC_OPP_TORPEDO, SC_OPP_TURN, SC_P, SC_SPREAD, SC_REALIZED, SC_SILENCE_SHARE, SC_TABLE, SC_TABLE_WEIGHT, SC_UCB,
     SC_WIDTH, draw_cells, expand, iterate, new_work, root_choice,
 )
 from ocean.bots.v4._opponent import draw_mines, spread_fields
+from ocean.bots.v4._opponent_greedy import set_seen
 from ocean.bots.v4.coefficients import INDEX_V4
 from ocean.constants import ACT_SURFACE, CELLS
 from ocean.tracking._query import mine_probabilities
@@ -41,6 +42,7 @@ K_PAIRED = INDEX_V4["paired_draws"]
 K_BASELINE = INDEX_V4["lookahead_baseline"]
 K_MARGIN = INDEX_V4["switch_margin"]
 K_WINDOW = INDEX_V4["switch_window"]
+K_OPP_GREEDY = INDEX_V4["opponent_greedy"]
 MAX_WIDTH = 16
 
 __all__ = ["V4_MEM", "budget", "v4_work", "v4_begin", "v4_finish", "v4_turn"]
@@ -94,6 +96,9 @@ def v4_begin(state, board, p, mem, rng, coefs, work):
     sc[SC_BASELINE] = 1.0 if coefs[K_BASELINE] > 0.0 else 0.0
     sc[SC_MARGIN] = coefs[K_MARGIN]
     sc[SC_WINDOW] = coefs[K_WINDOW]
+    sc[SC_OPP_GREEDY] = 1.0 if coefs[K_OPP_GREEDY] > 0.0 and coefs[K_OPP_TURN] > 0.0 else 0.0
+    if sc[SC_OPP_GREEDY] > 0.0:
+        set_seen(probs, opp_scratch[10])
     sc[SC_ANSWER_REALIZED] = coefs[K_ANSWER_REALIZED]
     sc[SC_OPP_TORPEDO] = mem[M_OPP_CHARGE]
     sc[SC_OPP_SILENCE] = mem[M_OPP_SILENCE_CHARGE]

@@ -79,6 +79,11 @@ SEARCH: tuple[Coefficient, ...] = (
     Coefficient("switch_window", 0.0, 0.0, 2.0,
                 "lives: the root plays only lines whose greedy score is within this of v3's line's, so the search "
                 "breaks v3's near-ties and never overrules a clear choice (0: any line the tree kept)"),
+    Coefficient("opponent_greedy", 0, 0, 1,
+                "with opponent_turn, 1: the opponent's turn in a transition is v3's line choice from its side (its "
+                "belief about us: where our line left us in its eyes; its charges: its counted MOVEs), played "
+                "through the rules; 0: the answer model of opponent_turn (its mine, a step, its TORPEDO)",
+                integer=True),
 )
 
 COEFFICIENTS_V4: tuple[Coefficient, ...] = COEFFICIENTS_V3 + SEARCH

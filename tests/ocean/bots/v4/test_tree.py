@@ -303,3 +303,39 @@ def test_the_switch_window_keeps_the_root_to_lines_the_greedy_scores_near_v3s():
     assert T.root_choice(work) == chosen
     sc[T.SC_WINDOW] = gap / 2
     assert T.root_choice(work) != chosen
+
+
+def test_the_greedy_opponent_plays_v3s_line_from_its_side():
+    from ocean.bots.v3._answer import TABLES_SIZE as _T
+    from ocean.bots.v4._greedy import MAX_CANDIDATES, greedy_scratch
+    from ocean.bots.v3._lines import LINE_FIELDS, MAX_LINES
+    from ocean.bots.v3._turn import CHOSEN_SIZE
+    from ocean.bots.v4._opponent_greedy import greedy_opponent_scratch, play_opponent_greedy
+
+    board = build_board(parse_rows(OPEN))
+    tables = np.zeros(_T, dtype=np.int64)
+    build_answer_tables(board, tables)
+    coefs = BotSpec("v4", "tunable-v4", C.defaults("tunable-v4")).vector()
+    args = (np.empty((MAX_LINES, LINE_FIELDS), dtype=np.int64), greedy_scratch(), np.empty(MAX_CANDIDATES),
+            np.empty(MAX_CANDIDATES), np.empty(MAX_CANDIDATES), np.empty((MAX_CANDIDATES, CHOSEN_SIZE), dtype=np.int64),
+            np.zeros((0, S.STATE_SIZE + 4), dtype=np.int64), greedy_opponent_scratch())
+    me, op = S.player_base(0), S.player_base(1)
+
+    def turn(believed, torpedo_moves):
+        state = _rules.new_state()
+        state[me + S.CELL] = _cell(7, 7)
+        state[me + S.LIFE] = 6
+        state[me + S.VISITED + (_cell(7, 7) >> 6)] |= np.int64(1) << np.int64(_cell(7, 7) & 63)
+        state[op + S.LIFE] = 6
+        seed_opponent(state, 0, _cell(4, 7), np.zeros(4, dtype=np.int64), torpedo_moves, 0)
+        view = np.array(believed + [0] * (CELLS - len(believed)), dtype=np.int64)
+        rng = np.array([5], dtype=np.uint64)
+        result = play_opponent_greedy(board, state, 0, view, len(believed), tables, coefs, rng, *args)
+        return result, state
+
+    (lost, target, played), state = turn([_cell(7, 7)], 3)
+    assert played == 1 and target == _cell(7, 7) and lost == 2  # it knows our cell, its TORPEDO is charged
+    assert state[op + S.ERROR] == 0 and state[op + S.CELL] != _cell(4, 7)  # and it moved, through the rules
+    (lost, target, played), state = turn([_cell(7, 7)], 0)
+    assert played == 1 and target == -1 and lost == 0  # nothing charged: it only moves
+    assert state[me + S.LIFE] == 6

@@ -22,7 +22,14 @@ With ``opponent_turn`` the opponent's turn follows our line in step 2 (``_oppone
 its MOVE, its TORPEDO), the node keeps its result (our lives, its cell, its charge count, its
 mines) and a node's answer table follows that count; ``answer_realized`` replaces that share of
 a line's expected answer by the simulated one; ``opponent_spread`` and ``opponent_reveal`` change
-where the greedy below the root believes the opponent is (``node_fields``).
+where the greedy below the root believes the opponent is (``node_fields``); ``opponent_greedy``
+plays the opponent's turn by v3's own line choice (``_opponent_greedy``).
+
+Measuring and choosing: ``paired_draws`` gives every root line's k-th lookahead draw k and the
+opponent's random steps a stream fixed by the draw (common random numbers);
+``lookahead_baseline`` measures a lookahead from the line's own standing part rather than the
+parent's best; ``switch_margin`` and ``switch_window`` bound when the root may leave the greedy's
+first line (``root_choice``).
 
 The opponent's state is drawn at the root (``determinizations`` cells, with chance by the
 tracker's weights to the power ``draw_weight``), iterations cycling through the draws; each draw

@@ -101,10 +101,10 @@ def run_bench(*, games: int = 20000, repeats: int = 3, startup: bool = True, pro
     return figures
 
 
-def _decision_times(spec, opponent, seeds: np.ndarray, cpu: list | None = None) -> list[float]:
-    """Microseconds per decision of ``spec`` over whole games against ``opponent`` (wall
-    clock); ``cpu``, if given, receives the same decisions' CPU time of this process (what
-    to read on a shared machine, where the wall clock counts other processes' turns)."""
+def _play_decisions(spec, opponent, seeds: np.ndarray, decide) -> None:
+    """Whole games of ``spec`` (player 0) against ``opponent`` on ``seeds``, in Python turn by
+    turn: each of ``spec``'s decisions is ``decide(turn, state, board, mem, rng, out, coefs)``,
+    which calls ``turn`` with the rest (and may look around it) and returns its rows."""
     from ocean import _rules
     from ocean import _state as S
     from ocean.bots._baselines import seed_rng
@@ -120,7 +120,6 @@ def _decision_times(spec, opponent, seeds: np.ndarray, cpu: list | None = None) 
     out = np.zeros((MAX_LINE_ACTIONS, ACTION_FIELDS), dtype=np.int64)
     no_trace = np.zeros((0, S.STATE_SIZE + 4), dtype=np.int64)
     state = _rules.new_state()
-    times = []
     for board, seed in zip(boards_for_seeds(seeds), seeds):
         cells = []
         for p in range(2):
@@ -130,14 +129,29 @@ def _decision_times(spec, opponent, seeds: np.ndarray, cpu: list | None = None) 
         _rules.start_game(state, board, cells[0], 0, cells[1], 0)
         while _rules.begin_turn(state):
             p = int(state[S.ACTIVE])
-            start = time.perf_counter_ns()
-            start_cpu = time.process_time_ns()
-            n = turns[p](state, board, p, mems[p], rngs[p], out, coefs[p])
             if p == 0:
-                times.append((time.perf_counter_ns() - start) / 1000.0)
-                if cpu is not None:
-                    cpu.append((time.process_time_ns() - start_cpu) / 1000.0)
+                n = decide(turns[0], state, board, mems[0], rngs[0], out, coefs[0])
+            else:
+                n = turns[1](state, board, 1, mems[1], rngs[1], out, coefs[1])
             _rules.play_line(state, board, out, n, no_trace)
+
+
+def _decision_times(spec, opponent, seeds: np.ndarray, cpu: list | None = None) -> list[float]:
+    """Microseconds per decision of ``spec`` over whole games against ``opponent`` (wall
+    clock); ``cpu``, if given, receives the same decisions' CPU time of this process (what
+    to read on a shared machine, where the wall clock counts other processes' turns)."""
+    times = []
+
+    def timed(turn, state, board, mem, rng, out, coefs):
+        start = time.perf_counter_ns()
+        start_cpu = time.process_time_ns()
+        n = turn(state, board, 0, mem, rng, out, coefs)
+        times.append((time.perf_counter_ns() - start) / 1000.0)
+        if cpu is not None:
+            cpu.append((time.process_time_ns() - start_cpu) / 1000.0)
+        return n
+
+    _play_decisions(spec, opponent, seeds, timed)
     return times
 
 

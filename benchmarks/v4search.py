@@ -89,44 +89,26 @@ def agreement(values: dict, games: int = 10) -> dict:
     """How often v4 at ``values`` plays a line other than the one v3 would play in its place
     (v3's kernels on copies of v4's state, memory and rng, with v4's v3 coefficients), over
     whole games against v3 on ``games`` held-out maps."""
-    from ocean import _rules
-    from ocean import _state as S
+    from benchmarks.engine import _play_decisions
     from ocean.bots import coefficients as C, resolve_bot
-    from ocean.bots._baselines import seed_rng
-    from ocean.bots._slots import MEM_SIZE, load_slots
+    from ocean.bots._slots import load_slots
     from ocean.constants import ACTION_FIELDS, MAX_LINE_ACTIONS
-    from ocean.match import boards_for_seeds
 
     v4, v3 = _spec(values), resolve_bot("tunable-v3")
-    bots = (v4, v3)
-    starts, resets, turns = zip(*(load_slots(b.kind) for b in bots))
-    coefs = [b.vector() for b in bots]
-    greedy = coefs[0][:len(C.names("tunable-v3"))].copy()  # v4's own evaluation coefficients, as v3 reads them
-    mems = [np.empty(MEM_SIZE, dtype=np.int64) for _ in bots]
-    rngs = [np.empty(1, dtype=np.uint64) for _ in bots]
-    out = np.zeros((MAX_LINE_ACTIONS, ACTION_FIELDS), dtype=np.int64)
-    alt = np.zeros_like(out)
-    no_trace = np.zeros((0, S.STATE_SIZE + 4), dtype=np.int64)
-    state = _rules.new_state()
-    decisions = differs = 0
-    seeds = np.arange(HELD_OUT, HELD_OUT + games, dtype=np.int64)
-    for board, seed in zip(boards_for_seeds(seeds), seeds):
-        cells = []
-        for p in range(2):
-            seed_rng(rngs[p], np.int64(seed * 2 + p))
-            resets[p](board, mems[p])
-            cells.append(starts[p](board, rngs[p]))
-        _rules.start_game(state, board, cells[0], 0, cells[1], 0)
-        while _rules.begin_turn(state):
-            p = int(state[S.ACTIVE])
-            if p == 0:
-                m = turns[1](state.copy(), board, p, mems[0].copy(), rngs[0].copy(), alt, greedy)
-            n = turns[p](state, board, p, mems[p], rngs[p], out, coefs[p])
-            if p == 0:
-                decisions += 1
-                differs += int(m != n or not np.array_equal(alt[:m], out[:n]))
-            _rules.play_line(state, board, out, n, no_trace)
-    return {"decisions": decisions, "differs": round(differs / max(decisions, 1), 4)}
+    v3_turn = load_slots(v3.kind)[2]
+    greedy = v4.vector()[:len(C.names("tunable-v3"))].copy()  # v4's own evaluation coefficients, as v3 reads them
+    alt = np.zeros((MAX_LINE_ACTIONS, ACTION_FIELDS), dtype=np.int64)
+    counts = [0, 0]  # decisions, those where v4 left v3's line
+
+    def compared(turn, state, board, mem, rng, out, coefs):
+        m = v3_turn(state.copy(), board, 0, mem.copy(), rng.copy(), alt, greedy)
+        n = turn(state, board, 0, mem, rng, out, coefs)
+        counts[0] += 1
+        counts[1] += int(m != n or not np.array_equal(alt[:m], out[:n]))
+        return n
+
+    _play_decisions(v4, v3, np.arange(HELD_OUT, HELD_OUT + games, dtype=np.int64), compared)
+    return {"decisions": counts[0], "differs": round(counts[1] / max(counts[0], 1), 4)}
 
 
 def _parse_sets(sets: list[str], option: str = "--set") -> list[dict]:

@@ -145,6 +145,22 @@ def _free_step(board, state, opp, cell, d):
 
 
 @kernel
+def _best_step(board, state, opp, cell, cover, floor):
+    """(cover, target, direction) of the free MOVE from ``cell`` after which the best target in
+    its TORPEDO's reach covers most, if above ``floor`` (the first of equals); else (floor, -1,
+    -1)."""
+    best, pick, pick_dir = floor, -1, -1
+    for d in range(4):
+        t = _free_step(board, state, opp, cell, d)
+        if t < 0:
+            continue
+        v, target = _best_cell(board, REACH + t * 4, t, cover)
+        if v > best:
+            best, pick, pick_dir = v, target, d
+    return best, pick, pick_dir
+
+
+@kernel
 def play_opponent(board, state, p, view, n_view, coefs_fire, coefs_trigger, rng, scratch, hunt=0):
     """The opponent's turn on ``state`` (after our line; the opponent believes us on
     ``view[:n_view]``). Updates our lives, its cell, path, counts and mines. Returns (lives its
@@ -168,33 +184,20 @@ def play_opponent(board, state, p, view, n_view, coefs_fire, coefs_trigger, rng,
         mine_lost = before - state[me + S.LIFE]
     # Its TORPEDO: from here (charged already), or after its MOVE (the MOVE charges it).
     count = state[opp + S.CHARGE + TORPEDO]
-    fire_from = -1
     fire_at = -1
     fire_dir = -1
     best = 0
     if count >= _COST[TORPEDO]:
         best, fire_at = _best_cell(board, REACH + cell * 4, cell, cover)
-        fire_from = cell
     if count + 1 >= _COST[TORPEDO]:
-        for d in range(4):
-            t = _free_step(board, state, opp, cell, d)
-            if t < 0:
-                continue
-            v, target = _best_cell(board, REACH + t * 4, t, cover)
-            if v > best:
-                best, fire_at, fire_from, fire_dir = v, target, t, d
+        v, target, d = _best_step(board, state, opp, cell, cover, best)
+        if d >= 0:
+            best, fire_at, fire_dir = v, target, d
     fire = fire_at >= 0 and best >= coefs_fire * n and state[me + S.LIFE] > 0
     hunt_dir = -1
     if hunt > 0 and not fire:
         # A hunter closes in: the step from which the best target in its reach covers most of us.
-        best = 0
-        for d in range(4):
-            t = _free_step(board, state, opp, cell, d)
-            if t < 0:
-                continue
-            v, _ = _best_cell(board, REACH + t * 4, t, cover)
-            if v > best:
-                best, hunt_dir = v, d
+        _, _, hunt_dir = _best_step(board, state, opp, cell, cover, 0)
     for i in range(m):
         cover[touched[i]] = 0
     if fire and fire_dir < 0:

@@ -22,9 +22,11 @@ from ocean._jit import copy_into, kernel
 from ocean import _rules
 from ocean import _state as S
 from ocean.bots.v2._fields import NO_TARGET, blast_values
-from ocean.bots.v3._turn import C_TARGET, K_KILL, K_LATER, K_SILENCE_ATTACK, NO_LINE, answer_table, write_line
-from ocean.bots.v4._greedy import score_candidates
-from ocean.constants import CELLS, MAX_LINE_ACTIONS, ACTION_FIELDS, SILENCE, TORPEDO
+from ocean.bots.v3._turn import C_TARGET, K_KILL, K_LATER, K_SILENCE_ATTACK, answer_table, write_line
+from ocean.bots.v4._greedy import score_candidates, top_candidates
+from ocean.constants import ACTION_FIELDS, CELLS, MAX_LINE_ACTIONS, POWER_COST, SILENCE, TORPEDO
+
+_COST = np.array(POWER_COST, dtype=np.int64)
 
 __all__ = ["greedy_opponent_scratch", "set_seen", "play_opponent_greedy"]
 
@@ -33,10 +35,11 @@ __all__ = ["greedy_opponent_scratch", "set_seen", "play_opponent_greedy"]
 def greedy_opponent_scratch():
     """Arrays of the greedy opponent's turns, allocated once a turn: (where it believes us,
     blast values against us, no danger, its encoded line, its charges, the state before its
-    line, the cells it believes it can be seen on, their count in slot 0)."""
+    line, the cells it believes it can be seen on, their count in slot 0, its best candidate)."""
     return (np.zeros(CELLS), np.zeros(CELLS), np.zeros(CELLS),
             np.zeros((MAX_LINE_ACTIONS, ACTION_FIELDS), dtype=np.int64), np.zeros(4, dtype=np.int64),
-            np.zeros(S.STATE_SIZE, dtype=np.int64), np.zeros(CELLS, dtype=np.int64), np.zeros(1, dtype=np.int64))
+            np.zeros(S.STATE_SIZE, dtype=np.int64), np.zeros(CELLS, dtype=np.int64), np.zeros(1, dtype=np.int64),
+            np.zeros(1, dtype=np.int64))
 
 
 @kernel
@@ -57,7 +60,7 @@ def play_opponent_greedy(board, state, p, view, n_view, tables, coefs, rng, line
     """The opponent's turn on ``state`` by v3's line choice from its side (after our line; it
     believes us on ``view[:n_view]``). Returns (lives we lost, its TORPEDO's target or -1, 1 if
     it played; 0: no line it could play, ``state`` untouched)."""
-    probs, values, danger, out, charges, before, seen, count = scratch
+    probs, values, danger, out, charges, before, seen, count, order = scratch
     q = 1 - p
     me = S.player_base(p)
     opp = S.player_base(q)
@@ -70,29 +73,23 @@ def play_opponent_greedy(board, state, p, view, n_view, tables, coefs, rng, line
     blast_values(board, probs, min(our_life, 7), coefs[K_KILL], values)
     cell = state[opp + S.CELL]
     life = state[opp + S.LIFE]
-    # Its counted MOVEs stand for its charges (v3's own reading of an opponent's charges).
-    charges[TORPEDO] = min(state[opp + S.CHARGE + TORPEDO], 3)
-    charges[1] = 0
-    charges[SILENCE] = min(state[opp + S.CHARGE + SILENCE], 6)
-    charges[3] = 0
+    copy_into(before, state)
+    # Its counted MOVEs stand for its charges (v3's own reading of an opponent's charges); its
+    # line is scored with them and played with its charge slots set to them.
+    for k in (TORPEDO, SILENCE):
+        state[opp + S.CHARGE + k] = min(state[opp + S.CHARGE + k], _COST[k])
+    for k in range(4):
+        charges[k] = state[opp + S.CHARGE + k] if k == TORPEDO or k == SILENCE else 0
     table, weight, share = answer_table(state[me + S.CHARGE + TORPEDO], state[me + S.CHARGE + SILENCE],
                                         coefs[K_LATER], coefs[K_SILENCE_ATTACK])
     n_cand = score_candidates(board, state, opp, cell, life, our_life, charges, probs, values, danger, seen,
                               count[0], tables, table, weight, share, coefs, rng, lines, greedy, cand_score, cand_shot,
                               cand_answer, cand)
-    best = -1
-    top = NO_LINE
-    for k in range(n_cand):
-        if best < 0 or cand_score[k] > top:
-            top = cand_score[k]
-            best = k
-    if best < 0:
+    if top_candidates(cand_score, n_cand, 1, order) == 0:
+        copy_into(state, before)
         return 0, -1, 0
+    best = order[0]
     rows, _ = write_line(board, cell, charges, lines, cand[best], out)
-    copy_into(before, state)
-    # Its line is played with its real charge slots set from the counts it was scored with.
-    state[opp + S.CHARGE + TORPEDO] = min(state[opp + S.CHARGE + TORPEDO], 3)
-    state[opp + S.CHARGE + SILENCE] = min(state[opp + S.CHARGE + SILENCE], 6)
     state[S.ACTIVE] = q
     state[S.ACTIONS] = 0
     life_before = state[me + S.LIFE]

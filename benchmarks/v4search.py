@@ -6,7 +6,8 @@ of a decision, for v4 at its defaults or at the values given.
 
 Each ``--set NAME=V1,V2,...`` is one sweep: every value of it is played with the other
 coefficients at their defaults (sweeps do not combine), or at the values of the ``--base NAME=V``
-options, which every run shares (``--base determinizations=8 --set ucb_c=0.01,0.3``). Maps are
+options, which every run shares (``--base determinizations=8 --set ucb_c=0.01,0.3``), themselves
+over a coefficient file's (``--base-params studies/tuned-v3.toml``: a v3 file sets v4's evaluation). Maps are
 held out (seeds from 900,000, never in a study's seed bank); each map is played twice with the
 sides swapped, so the score's interval is over pairs (``ocean.stats.pair_estimate``).
 ``--workers`` splits the maps over processes (the figures are the same for any count: a game is
@@ -124,18 +125,35 @@ def _parse_sets(sets: list[str], option: str = "--set") -> list[dict]:
     return runs
 
 
-def _runs(sets: list[str], base: list[str]) -> list[dict]:
-    """The coefficient values of each run: a ``--set`` sweep's value over the ``--base`` values."""
-    shared: dict = {}
+def _params_base(path: str | None) -> dict:
+    """The coefficients of a v3 or v4 coefficient file, as v4 values (a v3 file sets v4's
+    evaluation, the search keeps its defaults)."""
+    from ocean.bots import coefficients as C
+
+    if not path:
+        return {}
+    try:
+        policy, values = C.read_params_file(path)
+    except C.ParamsError as exc:
+        raise SystemExit(f"--base-params: {exc}") from None
+    if policy not in ("tunable-v3", "tunable-v4"):
+        raise SystemExit(f"--base-params {path}: a {policy} file; give a tunable-v3 or tunable-v4 coefficient file")
+    return values
+
+
+def _runs(sets: list[str], base: list[str], base_params: str | None = None) -> list[dict]:
+    """The coefficient values of each run: a ``--set`` sweep's value over the ``--base`` values,
+    themselves over the ``--base-params`` file's."""
+    shared: dict = _params_base(base_params)
     for values in _parse_sets(base, "--base"):
         shared.update(values)
     return [{**shared, **values} for values in (_parse_sets(sets) if sets else [{}])]
 
 
 def run(games: int, sets: list[str], workers: int, time_games: int, opponent: str,
-        base: list[str] | None = None, agreement_games: int = 0) -> list[dict]:
+        base: list[str] | None = None, agreement_games: int = 0, base_params: str | None = None) -> list[dict]:
     rows = []
-    for values in _runs(sets, base or []):
+    for values in _runs(sets, base or [], base_params):
         row = play(values, games, opponent, workers)
         if time_games > 0:
             row["decision_cost"] = decision_cost(values, time_games)
@@ -152,6 +170,9 @@ def main() -> None:
     parser.add_argument("--set", action="append", default=[], dest="sets")
     parser.add_argument("--base", action="append", default=[],
                         help="NAME=V: a value every run shares (the sweeps of --set vary around it)")
+    parser.add_argument("--base-params", metavar="FILE",
+                        help="a tunable-v3 or tunable-v4 coefficient file every run starts from (a v3 file: v4's "
+                             "evaluation; --base and --set apply over it)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--time-games", type=int, default=0, help="maps to time decisions on (0: none)")
     parser.add_argument("--agreement-games", type=int, default=0,
@@ -159,7 +180,8 @@ def main() -> None:
     parser.add_argument("--opponent", default="tunable-v3")
     parser.add_argument("--json", action="store_true", help="(rows are printed as JSON lines either way)")
     args = parser.parse_args()
-    run(args.games, args.sets, args.workers, args.time_games, args.opponent, args.base, args.agreement_games)
+    run(args.games, args.sets, args.workers, args.time_games, args.opponent, args.base, args.agreement_games,
+        args.base_params)
 
 
 if __name__ == "__main__":

@@ -31,3 +31,19 @@ def test_agreement_counts_the_decisions_where_v4_leaves_v3s_line():
     one = agreement({"iterations": 1}, 1)  # one iteration is v3's move exactly
     assert one["decisions"] > 20 and one["differs"] == 0.0
     assert agreement({"iterations": 16, "lookahead_weight": 1.0}, 1)["differs"] > 0.0
+
+
+def test_base_params_file_sets_v4s_evaluation_under_base_and_set(tmp_path):
+    from ocean.bots import coefficients as C
+
+    _, tuned = C.read_params_file("studies/tuned-v3.toml")
+    runs = v4search._runs(["ucb_c=0.3"], ["silence_cost=2"], "studies/tuned-v3.toml")
+    assert runs[0]["silence_cost"] == 2.0 and runs[0]["ucb_c"] == 0.3
+    assert runs[0]["kill_bonus"] == tuned["kill_bonus"] != C.defaults("tunable-v4")["kill_bonus"]
+    assert "iterations" not in runs[0]  # a v3 file leaves the search at its defaults
+    v2 = tmp_path / "v2.toml"
+    v2.write_text(C.params_toml(C.defaults("tunable-v2"), policy="tunable-v2"))
+    with pytest.raises(SystemExit, match="a tunable-v2 file; give a tunable-v3 or tunable-v4"):
+        v4search._runs([], [], str(v2))
+    with pytest.raises(SystemExit, match="--base-params: .*cannot read"):
+        v4search._runs([], [], str(tmp_path / "missing.toml"))

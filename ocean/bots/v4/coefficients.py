@@ -1,7 +1,20 @@
 """The v4 bot's coefficients: v3's (its evaluation, same names, same slots: v3's kernels read
-them where they are), then the search's own (``SEARCH``). No kernel here: naming a policy
-compiles nothing (``bots.registry``)."""
+them where they are; defaults of its own, ``EVALUATION``), then the search's own (``SEARCH``).
+No kernel here: naming a policy compiles nothing (``bots.registry``)."""
+from dataclasses import replace
+
 from ocean.bots.coefficients import COEFFICIENTS_V3, Coefficient, slots
+
+# v4's evaluation where it differs from v3's defaults: the values head-to-head SPSA found for v3
+# (studies/tuned-v3.toml, +52.6 Elo over v3's defaults in tune test), to three decimals. v3's
+# own defaults stay v3's; with these, one iteration of v4 is v3 playing studies/tuned-v3.toml.
+EVALUATION: dict[str, float] = {
+    "silence_cost": 1.643, "surface_cost": 0.592, "torpedo_hit_threshold": 0.469, "trigger_hit_threshold": 0.807,
+    "stealth_weight": 0.327, "space_weight": 1.385, "mine_danger_weight": 1.224, "retaliation_weight": 0.492,
+    "kill_bonus": 3.752, "life_lead_weight": 0.005,
+    "torpedo_ready_value": 0.309, "silence_ready_value": 0.139, "opponent_fire_threshold": 0.553,
+    "death_weight": 3.241, "counter_value": 0.211, "sonar_min_gain": 0.025,
+}
 
 SEARCH: tuple[Coefficient, ...] = (
     Coefficient("iterations", 16, 1, 400,
@@ -33,7 +46,7 @@ SEARCH: tuple[Coefficient, ...] = (
                 "ranking); the rest is what the line realised in lives: damage dealt to the drawn opponent "
                 "(a kill counting kill_bonus more) less lives we lost, surfacing included (1: the greedy's "
                 "score only; near 0: lives, the greedy's score a tie-breaker)"),
-    Coefficient("opponent_turn", 0, 0, 1,
+    Coefficient("opponent_turn", 1, 0, 1,
                 "1: each transition also plays the opponent's turn on the drawn state (a MINE of its tracked ones "
                 "blown if worth opponent_trigger_threshold against where it believes us, a MOVE, its TORPEDO by "
                 "v3's answer model from the drawn cell), so a node holds our lives after its answer, its charge "
@@ -86,5 +99,6 @@ SEARCH: tuple[Coefficient, ...] = (
                 integer=True),
 )
 
-COEFFICIENTS_V4: tuple[Coefficient, ...] = COEFFICIENTS_V3 + SEARCH
+COEFFICIENTS_V4: tuple[Coefficient, ...] = tuple(
+    replace(c, default=EVALUATION.get(c.name, c.default)) for c in COEFFICIENTS_V3) + SEARCH
 INDEX_V4 = slots(COEFFICIENTS_V4)  # the v4 bot's slots (v3's first, where v3's kernels read them)

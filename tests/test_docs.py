@@ -1,6 +1,6 @@
 """The docs cannot drift from the command line.
 
-Every ``ocean ...``, ``tune ...`` and ``python -m benchmarks.chaos|methods|prunebench ...`` command
+Every ``ocean ...``, ``tune ...`` and ``python -m benchmarks.chaos|methods|prunebench|v4search ...`` command
 shown in README.md and docs/*.md — in shell code blocks and in inline code, including commands
 quoted inside others (``--p0 "ocean bot --params best.toml"``) — must name commands and subcommands
 that exist, and every ``--flag`` it shows must be an option of that command. A flag shown alone in
@@ -64,7 +64,7 @@ def _from_click(cmd, path: str) -> Command:
 
 
 # The research scripts users run as ``python -m benchmarks.NAME`` (argparse, not Typer).
-SCRIPTS = ("chaos", "methods", "prunebench")
+SCRIPTS = ("chaos", "methods", "prunebench", "v4search")
 
 
 def _script_command(name: str) -> Command:

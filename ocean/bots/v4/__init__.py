@@ -12,7 +12,8 @@ Compiled on first use (``bots.registry``), like v3.
 - ``_turn``: one decision for an iteration budget (``iterations``: work, never time, so
   in-process games reproduce); ``_clock``: the same in slices under a wall-clock guard, for
   ``ocean bot --turn-ms``.
-- ``coefficients``: v3's coefficients, then the search's.
+- ``coefficients``: v3's coefficients (defaults of its own), then the search's.
 
-With ``iterations = 1`` it plays exactly v3's move.
+With ``iterations = 1`` it plays exactly v3's move (v3 reading v4's evaluation coefficients; v4's
+defaults are studies/tuned-v3.toml's, ``coefficients.EVALUATION``).
 """

@@ -16,7 +16,7 @@ import typer
 from tuning.cli.bars import Bars, counting_bar
 from tuning.cli.common import (RAY_HELP, STORAGE_HELP, elo_text, fail, figures_line, fmt, interval, json_text,
                                user_errors, write_page)
-from tuning.results.verdict import best_verdict_text, parts_text
+from tuning.results.verdict import best_verdict_text, parts_text, point_name
 
 CODE_CHANGE_HELP = ("Go on although the code (ocean/ and tuning/) differs from the one the study's games were "
                     "played under; status and report then show the study spans two versions.")
@@ -97,6 +97,11 @@ def _run_study(handle, ray_address: Optional[str], programs_checked: bool = Fals
     typer.echo(f"next: tune validate {handle.name}")
 
 
+def _validated_name(number: int) -> str:
+    """A validation line's point, aligned: ``trial   12`` or ``theta after 15 iterations``."""
+    return f"trial {number:>4}" if number >= 0 else point_name(number)
+
+
 def _print_best(handle) -> None:
     from tuning.results.status import best_trial
 
@@ -105,7 +110,7 @@ def _print_best(handle) -> None:
         typer.echo(f"found: {best['point']} (head-to-head SPSA), not validated yet")
     elif best is not None:
         label = "validated" if best["validated"] else "training, not validated"
-        typer.echo(f"best: trial {best['trial']} {interval(best['score'], best['low'], best['high'])} ({label})")
+        typer.echo(f"best: {point_name(best['trial'])} {interval(best['score'], best['low'], best['high'])} ({label})")
 
 
 # --- commands -----------------------------------------------------------------------------------
@@ -282,7 +287,7 @@ def _print_status(s: dict) -> None:
         label = f"validated at {_time_text(b['time_control'])}" if b["validated"] else "training, not validated"
         held = "" if b.get("held_out_score") is None else \
             f"; held-out opponents {interval(b['held_out_score'], b['held_out_low'], b['held_out_high'])}"
-        typer.echo(f"  best: trial {b['trial']} {interval(b['score'], b['low'], b['high'])} ({label}){held}")
+        typer.echo(f"  best: {point_name(b['trial'])} {interval(b['score'], b['low'], b['high'])} ({label}){held}")
         if b["validated"]:
             typer.echo(f"  verdict: {best_verdict_text(b)}")
         elif b.get("point"):
@@ -354,13 +359,13 @@ def validate(
             chosen_on = "" if r.selection is None else f"; chosen on {fmt(r.selection.mean)}"
             trained = {b.name: r.per_opponent[b.name] for b in handle.panel if b.name in r.per_opponent}
             rating = panel_elo(trained)
-            typer.echo(f"trial {r.trial:>4}{' *' if r.chosen else '  '}: judged "
+            typer.echo(f"{_validated_name(r.trial)}{' *' if r.chosen else '  '}: judged "
                        f"{interval(r.estimate.mean, r.estimate.low, r.estimate.high)} "
                        f"(Elo {elo_text(rating.mean, rating.low, rating.high)}) "
                        f"on {r.estimate.games // max(1, len(handle.panel))} games/opponent{held}{chosen_on}; "
                        f"training {fmt(r.training_score)}; {diff}")
         best = results[0]
-        typer.echo(f"at {time.describe()}: best trial {best.trial} (*: chosen on one half of the held-out maps, "
+        typer.echo(f"at {time.describe()}: best {point_name(best.trial)} (*: chosen on one half of the held-out maps, "
                    f"judged on the other); {parts_text(best.parts, reference)}")
         if best.verdict == GAIN:
             typer.echo(f"export it with  tune export {name} --out best.toml")
@@ -426,7 +431,7 @@ def export(
             out.write_text(text)
     except OSError as exc:
         fail(f"cannot write {out}: {exc.strerror}")
-    typer.echo(f"trial {number} of {name} written to {out}", err=True)
+    typer.echo(f"{point_name(number)} of {name} written to {out}", err=True)
 
 
 @user_errors

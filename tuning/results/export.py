@@ -56,7 +56,7 @@ def choose_trial(handle: StudyHandle, trial: int | None) -> tuple[int, dict, dic
         return best.trial, dict(best.params), _validation_dict(best)
     frozen = {t.number: t for t in handle.trials()}.get(trial)
     v = validations.get(trial)
-    if frozen is None and v is not None:  # a head-to-head study's point, validated (no trial of its own)
+    if frozen is None and v is not None:  # an SPSA study's point, validated (no trial of its own)
         return trial, dict(v.params), _validation_dict(v)
     if frozen is None or frozen.state not in (TrialState.COMPLETE, TrialState.PRUNED):
         raise TuningError(f"study {handle.name!r} has no finished trial {trial}")
@@ -106,13 +106,14 @@ def provenance(handle: StudyHandle, trial: int, validation: dict | None, *, allo
     the time control it was tuned at and the one it was validated at, the validated score and
     the verdict against the defaults with the paired difference (``allowed_no_gain``: exported
     with --allow-no-gain, said when the verdict is "no gain shown")."""
-    frozen = {t.number: t for t in handle.trials()}.get(trial)  # None: a head-to-head study's point
+    frozen = {t.number: t for t in handle.trials()}.get(trial)  # None: an SPSA study's point (theta)
     spec = handle.spec
     tuned = spec.time_control
     out = {
         "study": handle.name,
         "trial": trial,
-        **({"point": f"theta after {trial} head-to-head SPSA iterations"} if frozen is None else {}),
+        **({"point": f"theta after {trial} head-to-head SPSA iterations" if trial >= 0
+            else f"theta after {-trial} SPSA iterations"} if frozen is None else {}),
         **({"command": spec.bot.command} if spec.bot is not None else {}),
         "training_score": round(float(frozen.value), 6) if frozen is not None and frozen.value is not None
         else "none",

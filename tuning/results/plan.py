@@ -15,7 +15,7 @@ shorter ``turn_ms`` will not make games cheaper, when the pilot's games were mos
 disqualifications (its spread is then the spread of timeouts) and when the tuned bot's own
 disqualifications pass ``OWN_DISQUALIFICATIONS``.
 
-Validation is planned as it plays: the defaults and the top_k candidates against the training
+Validation is planned as it plays: the defaults and the top_k candidates (and an SPSA study's theta) against the training
 panel and the held-out panel (``[validation] panel``), ``validation.games`` games per opponent
 each, and ``validation.h2h_games`` head-to-head games of the chosen set against the reference,
 at the validation's time control (a pilot plays a few games at it when it is not the study's).
@@ -144,7 +144,8 @@ def _validation(spec: StudySpec, measured: Measured, measures: Sequence[Measured
     v = spec.validation
     # the best is judged on the maps it was not chosen on (a head-to-head study chooses nothing)
     _, judged, h2h_maps = v.map_counts(v.games, head_to_head=spec.sampler.head_to_head)
-    candidates = 1 if spec.sampler.head_to_head else v.top_k
+    # a head-to-head study validates its theta alone; a panel-scored SPSA study, its theta too
+    candidates = 1 if spec.sampler.head_to_head else v.top_k + (spec.sampler.kind == "spsa")
     panel_games = (candidates + 1) * v.games * validation_opponents
     h2h_games = 2 * h2h_maps
     validation_pairs = judged * opponents

@@ -25,7 +25,7 @@ from ocean.timecontrol import TimeControl
 from tuning.errors import TuningError
 from tuning.results.page import figure_path
 from tuning.results.status import study_status
-from tuning.results.verdict import best_verdict_text
+from tuning.results.verdict import best_verdict_text, point_name
 from tuning.storage.handle import StudyHandle
 from tuning.study.space import REFERENCE_TRIAL
 
@@ -218,12 +218,15 @@ def _history(plt, data: ReportData):
         ax.step(xs, ys, where="post", color="#2ca02c", lw=1.5, label="running best (training)")
     if data.validations:
         v = data.validations
-        ax.errorbar([r["trial"] for r in v], [r["score"] for r in v],
+        # An SPSA study's theta (stored as -K) is drawn where the study stands: after its trials.
+        after = max((p.number for p in data.trials), default=0) + 1
+        at = [r["trial"] if r["trial"] >= 0 else after for r in v]
+        ax.errorbar(at, [r["score"] for r in v],
                     yerr=[[r["score"] - r["low"] for r in v], [r["high"] - r["score"] for r in v]],
                     fmt="D", color="#d62728", ms=5, capsize=3, label="validated (held-out maps)")
         top = v[0]  # the store lists validations best first
-        ax.plot([top["trial"]], [top["score"]], "*", color="#d62728", ms=15, mec="white", mew=0.8, zorder=5,
-                label=f"best validated: trial {top['trial']}")
+        ax.plot([at[0]], [top["score"]], "*", color="#d62728", ms=15, mec="white", mew=0.8, zorder=5,
+                label=f"best validated: {point_name(top['trial'])}")
     ref = next((p for p in data.trials if p.number == REFERENCE_TRIAL), None)
     if ref is not None:
         ax.axhline(ref.score, color="#555555", ls="--", lw=0.8, label="defaults (trial 0)")
@@ -292,7 +295,7 @@ def _opponents(plt, data: ReportData):
             lows.append(max(0.0, m - e["low"]) if m is not None and e.get("low") is not None else 0.0)
             highs.append(max(0.0, e["high"] - m) if m is not None and e.get("high") is not None else 0.0)
         ax.bar([j + i * width for j in range(len(opponents))], means, width, yerr=[lows, highs], capsize=2,
-               label=f"trial {row['trial']} ({row['label']})")
+               label=f"{point_name(row['trial'])} ({row['label']})")
     ax.set_xticks([j + width * (len(rows) - 1) / 2 for j in range(len(opponents))], opponents)
     ax.axhline(0.5, color="#555555", lw=0.6, ls=":")
     ax.set_ylim(0, 1.05)
@@ -397,7 +400,7 @@ def _page(data: ReportData, images: dict[str, str]) -> str:
         head.append(("best", "none yet: no trial is complete (pruned trials never are)"))
     else:
         label = "validated on held-out maps" if best["validated"] else "training score, not validated"
-        head.append(("best", f"trial {best['trial']}: {_interval(best['score'], best['low'], best['high'])} ({label})"))
+        head.append(("best", f"{point_name(best['trial'])}: {_interval(best['score'], best['low'], best['high'])} ({label})"))
         if best.get("elo") is not None:
             head.append(("best in Elo (mean over the panel's opponents)", _elo_text(best["elo"], best["elo_low"],
                                                                             best["elo_high"])))
@@ -427,7 +430,7 @@ def _page(data: ReportData, images: dict[str, str]) -> str:
         f"<th>{esc(o)}{' (held out)' if o in held else ''}</th>" for o in opponents) + "</tr>"
     for r in rows:
         cells = "".join(f"<td>{_fmt((r['per_opponent'].get(o) or {}).get('mean'))}</td>" for o in opponents)
-        table += f"<tr><td>{r['trial']} ({esc(r['label'])})</td><td>{_fmt(r['score'])}</td>{cells}</tr>"
+        table += f"<tr><td>{esc(point_name(r['trial']))} ({esc(r['label'])})</td><td>{_fmt(r['score'])}</td>{cells}</tr>"
     dq = {o: d for o, d in (s.get("disqualifications") or {}).items()
           if d["bot"] or d["opponent"] or d.get("replayed")}
     disqualified = ""

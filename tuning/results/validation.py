@@ -9,8 +9,10 @@ chosen by its score against the training panel on the first half of those maps, 
 the verdict says of it is measured where it was not chosen: its score and its difference to the
 reference on the second half, its games against the held-out opponents (never chosen on), and
 head-to-head games against the reference on maps the choice did not use (``verdict``: "gain"
-needs all three). A head-to-head study (``[sampler] scoring = "head-to-head"``) found one point,
-the point after its last iteration: it is the one candidate, and validated like the chosen one.
+needs all three). An SPSA study's answer is the point after its last iteration (theta, as in
+Fishtest): a panel-scored one's is a candidate beside its top trials; a head-to-head study
+(``[sampler] scoring = "head-to-head"``) found that one point only: it is the one candidate, and
+validated like the chosen one.
 
 A program's study is tuned at a short time control and validated at the contest's: each time
 control's validation is its own (its games a phase of their own, its results rows of their
@@ -68,8 +70,8 @@ class ValidationResult:
 
 def candidates(handle: StudyHandle, top_k: int) -> list[tuple[int, dict, float | None]]:
     """(trial, full params, training score): the reference first, then the top ``top_k``
-    complete trials by training score (a head-to-head study: the point it found,
-    ``StudyHandle.final_point``)."""
+    complete trials by training score and, for a panel-scored SPSA study, the point its
+    iterations reached (a head-to-head study: that point alone; ``StudyHandle.final_point``)."""
     by_number = {t.number: t for t in handle.trials()}
     ref = by_number.get(REFERENCE_TRIAL)
     out = [(REFERENCE_TRIAL, handle.space.full_params(ref.params if ref is not None else {}),
@@ -81,6 +83,12 @@ def candidates(handle: StudyHandle, top_k: int) -> list[tuple[int, dict, float |
                       key=lambda t: (-t.value, t.number))
     out += [(t.number, handle.space.full_params(t.params), t.value)
             for t in complete if t.number != REFERENCE_TRIAL][:top_k]
+    if handle.spec.sampler.kind == "spsa":
+        # SPSA's answer is theta, as in Fishtest: its trials are theta's perturbations, each
+        # scored on a few games, so the best of them is mostly the luckiest.
+        number, params = handle.final_point()
+        if number != REFERENCE_TRIAL:  # no iteration yet: theta is the start, the reference
+            out.append((number, params, None))
     return out
 
 

@@ -33,7 +33,7 @@ from typing import Mapping, Sequence
 from ocean.timecontrol import TimeControl
 from tuning.stats.estimates import estimate, paired_difference
 
-__all__ = ["PHASE", "GAIN", "NO_GAIN", "HEAD_TO_HEAD", "reference_name", "time_key", "time_from_key",
+__all__ = ["PHASE", "GAIN", "NO_GAIN", "HEAD_TO_HEAD", "point_name", "reference_name", "time_key", "time_from_key",
            "validation_phase", "verdict", "verdict_line", "Part", "head_to_head_part", "gain_part",
            "not_worse_part", "decide", "verdict_of", "parts_text", "best_verdict_text", "PART_NAMES"]
 
@@ -42,6 +42,12 @@ PART_NAMES = {"head_to_head": "head to head", "training_panel": "training panel"
 
 PHASE = "validate"  # the games of the validation at the study's own time control
 GAIN, NO_GAIN = "gain", "no gain shown"  # the verdict on a validated best against the defaults
+
+
+def point_name(number: int) -> str:
+    """What outputs call a validated point: ``trial N``, or a panel-scored SPSA study's theta,
+    stored as -K after K iterations (``StudyHandle.final_point``): ``theta after K iterations``."""
+    return f"trial {number}" if number >= 0 else f"theta after {-number} iterations"
 _PHASE_LENGTH = 16  # ocean_games.phase's width
 
 

@@ -110,12 +110,17 @@ class StudyHandle:
         return check_code(self.study, allow_change=allow_change, command=command, since=since)
 
     def final_point(self) -> tuple[int, dict]:
-        """A head-to-head study's result: (the number the point gets, one past its trials, and
-        its full parameters), the point after every finished iteration's step
-        (``SPSASampler.theta``): what trial number ``K`` would play around, were the study carried on."""
-        iterations = len(self.trials())
+        """An SPSA study's result: (the number the point is stored under, its full parameters),
+        the point after every finished iteration's step (``SPSASampler.theta``): what the next
+        iteration would play around, were the study carried on. A head-to-head study numbers it
+        one past its trials (each trial is an iteration, and none is validated on its own); a
+        panel-scored one after K iterations numbers it -K (``point_name``), never a number a
+        resumed study gives a trial whose validation games would then be taken for its own."""
+        n_trials = len(self.trials())
         sampler = make_sampler(self.spec.sampler, self.space)
-        return iterations, self.space.full_params(sampler.theta(self.study, iterations))
+        iterations = sampler.iterations_begun(n_trials)
+        number = n_trials if self.spec.sampler.head_to_head else -iterations
+        return number, self.space.full_params(sampler.theta(self.study, iterations))
 
     def set_target(self, n_trials: int) -> None:
         """Change how many trials the study runs in total (``resume --trials``)."""

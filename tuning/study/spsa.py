@@ -152,6 +152,12 @@ class SPSASampler(BaseSampler):
         _, c_k = gains(k, a=self._a, c=self._c, stability=self._stability)
         return self._params(theta + c_k * self.delta(k)), self._params(theta - c_k * self.delta(k))
 
+    def iterations_begun(self, n_trials: int) -> int:
+        """How many iterations a study of ``n_trials`` trials has begun (a pair half made counts):
+        the point ``theta`` after them is the one the next iteration would play around."""
+        width = 1 if self._h2h else 2
+        return max(0, -(-(n_trials - self._first) // width))
+
     def theta(self, study: optuna.Study, iterations: int) -> dict[str, float]:
         """The point after ``iterations`` head-to-head iterations, every finished one's step
         taken: what the study found, as parameters (the point iteration ``iterations`` would

@@ -276,6 +276,14 @@ def test_validation_is_planned_as_it_plays_both_panels_the_head_to_head_games_an
     assert same["head_to_head"]["sd"] == pytest.approx(HEAD_TO_HEAD_SD, abs=1e-6)
 
 
+def test_a_panel_scored_spsa_study_plans_its_theta_beside_the_top_trials():
+    spec = parse_spec(tiny_spec_dict(sampler={"kind": "spsa", "seed": 3}, validation={
+        "seeds": {"start": 5000, "count": 10}, "games": 4, "top_k": 2, "panel": ["random", "chaser", "hunter-v1"],
+        "head_to_head_games": 6}))
+    v = plan(spec, _measure(costs={"random": 1.0, "chaser": 1.0}, cpus=2.0), 2, 3)["validation"]
+    assert v["panel_games"] == (2 + 1 + 1) * 4 * 3  # the defaults, the top 2 and theta
+
+
 def test_a_budget_too_small_is_a_refusal_beside_the_figures():
     spec = parse_spec(tiny_spec_dict(time={"turn_ms": 5}))
     result = plan(spec, _measure(), 2, 2, hours=1e-4)

@@ -240,3 +240,60 @@ def test_too_many_head_to_head_games_for_the_maps_left_is_one_line(any_url):
     with pytest.raises(SpecError, match="head_to_head_games = 120 needs 60 held-out maps the best was not chosen on"):
         parse_spec(tiny_spec_dict(validation={"seeds": {"start": 5000, "count": 60}, "games": 80,
                                               "head_to_head_games": 120}))
+
+
+def _panel_spsa(any_url, n_trials=5):
+    spec = parse_spec(tiny_spec_dict(n_trials=n_trials, trials_in_flight=1, pruning={"enabled": False},
+                                     sampler={"kind": "spsa", "seed": 4, "perturbation": 0.2, "step": 0.3},
+                                     validation={"seeds": {"start": 5000, "count": 30}, "games": 40, "top_k": 2}))
+    handle = create_study(spec, any_url)
+    StudyRunner(handle, pool=FakePool(p_win=_p_win)).run()
+    return handle
+
+
+def test_a_panel_scored_spsa_study_validates_its_theta_beside_its_top_trials(any_url, tmp_path):
+    """SPSA's answer is the point its iterations reached (Fishtest's theta), not the luckiest of
+    the perturbations it scored: it is validated, stored under -K (K iterations) and exported."""
+    from tuning.results.export import choose_trial, provenance
+    from tuning.results.report import write_report
+
+    handle = _panel_spsa(any_url)
+    try:
+        number, theta = handle.final_point()
+        assert number == -2  # trial 0, then two iterations of a plus and a minus trial
+        assert theta["silence_cost"] != DEFAULT_SILENCE  # it moved
+        chosen = candidates(handle, 2)
+        assert [c[0] for c in chosen][0] == 0 and chosen[-1][:2] == (-2, theta) and len(chosen) == 4
+        results = validate_study(handle, pool=FakePool(p_win=_p_win))
+        assert {r.trial for r in results} == {c[0] for c in chosen}
+        validated = next(r for r in results if r.trial == -2)
+        assert validated.params == theta and validated.training_score is None and validated.diff is not None
+        assert choose_trial(handle, -2)[1] == theta  # exported by its number, as a head-to-head point is
+        assert provenance(handle, -2, choose_trial(handle, -2)[2])["point"] == "theta after 2 SPSA iterations"
+        write_report(handle, tmp_path / "report.html")
+        page = (tmp_path / "report.html").read_text()
+        assert "theta after 2 iterations" in page and "trial -2" not in page
+    finally:
+        handle.close()
+
+
+def test_a_resumed_spsa_study_never_takes_its_validated_theta_for_a_new_trial(any_url):
+    """The trials a resume adds get the numbers after the old ones; theta's validation games are
+    stored under -K, so none of them is counted for a new trial, and the new theta is played anew."""
+    handle = _panel_spsa(any_url)
+    try:
+        validate_study(handle, pool=FakePool(p_win=_p_win))
+        before = handle.games.pair_scores(-2, "validate")
+        handle.set_target(7)
+        StudyRunner(handle, pool=FakePool(p_win=_p_win)).run()
+        assert [t.number for t in handle.trials()] == list(range(7))
+        for new in (5, 6):
+            assert not handle.games.done_pairs(new, "validate")
+        number, theta = handle.final_point()
+        assert number == -3
+        pool = FakePool(p_win=_p_win)
+        results = validate_study(handle, pool=pool)
+        assert -3 in {r.trial for r in results} and -3 in {b.trial for b in pool.submitted}
+        assert handle.games.pair_scores(-2, "validate") == before  # the earlier theta's games, kept as they were
+    finally:
+        handle.close()

@@ -69,6 +69,13 @@ def test_the_point_found_is_validated_head_to_head_and_against_the_panel(any_url
         assert prov["point"].startswith("theta after 6") and prov["verdict"] == "gain"
         assert prov["sampler"] == "spsa head-to-head" and prov["training_score"] == "none"
         assert choose_trial(handle, 6)[1] == point  # by number too
+        # Resumed, the study gives number 6 to a trial, and that trial plays the point it was
+        # numbered for: what validation stored under 6 is still that trial's.
+        handle.set_target(7)
+        StudyRunner(handle, pool=FakePool(p_win=lambda p: 0.7)).run()
+        assert handle.space.full_params(handle.trials()[6].params) == point
+        trial, values, validation = choose_trial(handle, 6)
+        assert values == point and validation["score"] == best.estimate.mean
     finally:
         handle.close()
 

@@ -15,5 +15,5 @@ Compiled on first use (``bots.registry``), like v3.
 - ``coefficients``: v3's coefficients (defaults of its own), then the search's.
 
 With ``iterations = 1`` it plays exactly v3's move (v3 reading v4's evaluation coefficients; v4's
-defaults are studies/tuned-v3.toml's, ``coefficients.EVALUATION``).
+defaults are studies/tuned-v4.toml's, ``coefficients.EVALUATION``).
 """

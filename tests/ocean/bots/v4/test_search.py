@@ -33,15 +33,16 @@ def _v3_reading(values):
 
 
 def test_with_one_iteration_v4_plays_exactly_v3():
-    # v3 at v4's own evaluation defaults (studies/tuned-v3.toml's values), and at v3's defaults
+    # v3 at v4's own evaluation defaults (studies/tuned-v4.toml's values), and at v3's defaults
     assert np.array_equal(_games(_v4(iterations=1)), _games(_v3_reading(C.defaults(V4))))
     assert np.array_equal(_games(_v4(iterations=1, **C.defaults("tunable-v3"))), _games(resolve_bot("tunable-v3")))
 
 
-def test_v4s_evaluation_defaults_are_the_head_to_head_tuned_v3_set():
-    _, tuned = C.read_params_file("studies/tuned-v3.toml")
+def test_v4s_defaults_are_the_point_its_study_found():
+    """studies/tuned-v4.toml (studies/v4mix.toml's theta) to three decimals, every coefficient."""
+    _, tuned = C.read_params_file("studies/tuned-v4.toml")
     v4, v3 = C.defaults(V4), C.defaults("tunable-v3")
-    assert all(abs(v4[n] - tuned[n]) <= 5e-4 for n in v3)
+    assert set(tuned) == set(v4) and all(abs(v4[n] - tuned[n]) <= 5e-4 for n in v4)
     assert any(v4[n] != v3[n] for n in v3)  # v3's own defaults stay v3's
 
 

@@ -263,8 +263,10 @@ def test_the_lines_own_baseline_replaces_what_its_score_credits_to_the_position_
     cell, opponent = _cell(7, 7), _cell(10, 7)
     believed = [_cell(x, y) for x in range(5, 10) for y in range(5, 10)]
     width = int(C.defaults("tunable-v4")["width"])
+    # each of the root's lines looked ahead once; the lookahead's value kept whole and undiluted
     work, _ = _search(cell, opponent, [3, 0, 0, 0], believed, 1 + width, lookahead_weight=1.0,
-                      lookahead_baseline=1)  # each of the root's lines looked ahead once
+                      lookahead_baseline=1, lookahead_gain_weight=1.0, below_greedy_weight=1.0, realized_shots=0.0,
+                      answer_realized=0.0)
     nodes, edges = work[0], work[1]
     looked = 0
     for e in range(nodes[4][0]):

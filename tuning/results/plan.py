@@ -145,7 +145,7 @@ def _validation(spec: StudySpec, measured: Measured, measures: Sequence[Measured
     # the best is judged on the maps it was not chosen on (a head-to-head study chooses nothing)
     _, judged, h2h_maps = v.map_counts(v.games, head_to_head=spec.sampler.head_to_head)
     # a head-to-head study validates its theta alone; a panel-scored SPSA study, its theta too
-    candidates = 1 if spec.sampler.head_to_head else v.top_k + (spec.sampler.kind == "spsa")
+    candidates = 1 if spec.sampler.head_to_head else v.top_k + int(spec.sampler.has_theta)
     panel_games = (candidates + 1) * v.games * validation_opponents
     h2h_games = 2 * h2h_maps
     validation_pairs = judged * opponents

@@ -83,7 +83,7 @@ def candidates(handle: StudyHandle, top_k: int) -> list[tuple[int, dict, float |
                       key=lambda t: (-t.value, t.number))
     out += [(t.number, handle.space.full_params(t.params), t.value)
             for t in complete if t.number != REFERENCE_TRIAL][:top_k]
-    if handle.spec.sampler.kind == "spsa":
+    if handle.spec.sampler.has_theta:
         # SPSA's answer is theta, as in Fishtest: its trials are theta's perturbations, each
         # scored on a few games, so the best of them is mostly the luckiest.
         number, params = handle.final_point()

@@ -99,6 +99,12 @@ class SamplerSpec(_Strict):
         """SPSA scored by theta+ against theta- (``scoring = "head-to-head"``)."""
         return self.kind == "spsa" and self.scoring == "head-to-head"
 
+    @property
+    def has_theta(self) -> bool:
+        """SPSA: the point its iterations reached (theta) is what the study found, and validation
+        plays it (beside the top trials; head to head, alone)."""
+        return self.kind == "spsa"
+
 
 class SearchRange(_Strict):
     """One tuned coefficient: bounds default to the registry's, optionally on a log scale. A

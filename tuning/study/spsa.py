@@ -106,6 +106,7 @@ class SPSASampler(BaseSampler):
         self._a, self._c, self._stability = a, c, stability
         self._first = first_trial
         self._h2h = head_to_head
+        self._width = 1 if head_to_head else 2  # trials an iteration
         self._fallback = RandomSampler(seed=seed)
 
     # --- Optuna's sampler interface -------------------------------------------------------
@@ -155,8 +156,7 @@ class SPSASampler(BaseSampler):
     def iterations_begun(self, n_trials: int) -> int:
         """How many iterations a study of ``n_trials`` trials has begun (a pair half made counts):
         the point ``theta`` after them is the one the next iteration would play around."""
-        width = 1 if self._h2h else 2
-        return max(0, -(-(n_trials - self._first) // width))
+        return max(0, -(-(n_trials - self._first) // self._width))
 
     def theta(self, study: optuna.Study, iterations: int) -> dict[str, float]:
         """The point after ``iterations`` head-to-head iterations, every finished one's step
@@ -183,10 +183,9 @@ class SPSASampler(BaseSampler):
 
     def _theta(self, study: optuna.Study, k: int) -> tuple[np.ndarray, list[int]]:
         trials = {t.number: t for t in study.get_trials(deepcopy=False)}
-        width = 1 if self._h2h else 2  # trials an iteration
         theta, taken = self._x0.copy(), []
         for j in range(k - 1, -1, -1):  # the latest earlier theta
-            plus = trials.get(self._first + width * j)
+            plus = trials.get(self._first + self._width * j)
             if plus is not None and _THETA in plus.system_attrs:
                 theta, taken = np.array(plus.system_attrs[_THETA]), list(plus.system_attrs.get(_TAKEN, []))
                 break
@@ -195,7 +194,7 @@ class SPSASampler(BaseSampler):
         for j in range(k):
             if j in done:
                 continue
-            pair = [trials.get(self._first + width * j + side) for side in range(width)]
+            pair = [trials.get(self._first + self._width * j + side) for side in range(self._width)]
             if any(t is None or not t.state.is_finished() for t in pair):
                 continue
             ys = _head_to_head(pair[0]) if self._h2h else _comparable(pair)

@@ -54,8 +54,8 @@ class PairResults:
     # (None for an in-process bot); None: compiled games, which are not timed
     answer_ms: list | None = None
     # per game: how many times it was played again because B (the opponent) lost it to its clock
-    # or a crash, and whether B still did after the last replay (the game is then set aside: it
-    # says nothing about A); None: no replays (compiled games, or none asked for)
+    # or a crash, and whether B still did after the last replay while A did not (the game is then
+    # set aside: it says nothing about A); None: no replays (compiled games, or none asked for)
     replays: list | None = None
     set_aside: list | None = None
 
@@ -153,7 +153,9 @@ def play_pairs(a: BotSpec, b: BotSpec, seeds, boards: np.ndarray | None = None, 
     in-process bots ignore it). ``cpu``: run the games (the programs and this thread) on that
     CPU, one a worker holds (``ocean.cpus.hold_cpu``). ``replays``: a game B (the opponent)
     loses to its clock or a crash is played again up to this many times, then set aside (0:
-    never, e.g. when B is the same bot as A with other parameters: its failures are its own)."""
+    never, e.g. when B is the same bot as A with other parameters: its failures are its own).
+    A's own failure always counts: a game A failed is never played again nor set aside, and
+    one both failed (at the start) is A's loss when B's failures are forgiven (``replays``)."""
     seeds = np.asarray([validate_seed(int(s)) for s in seeds], dtype=np.int64)
     if a.is_program or b.is_program:
         with pinned(cpu):
@@ -178,6 +180,16 @@ def _referee_once(specs: tuple[BotSpec, BotSpec], seed: int, time: TimeControl, 
             player.close()
 
 
+def _winner(state, why, a_side: int, replays: int) -> int:
+    """The game's winner as scored: the referee's, except where both lost their answer (both at
+    the start, the only answer they give at once) and B's failures are forgiven (``replays``):
+    the rules call that a draw, but B's failure says nothing about A and A's own counts, so A
+    lost it."""
+    if replays and why[a_side] and why[1 - a_side]:
+        return 1 - a_side
+    return int(state[S.WINNER])
+
+
 def _refereed_pairs(a: BotSpec, b: BotSpec, seeds: np.ndarray, time: TimeControl, cpu: int | None,
                     replays: int) -> PairResults:
     table = np.zeros((2 * len(seeds), _match.PAIR_COLUMNS), dtype=np.int64)
@@ -190,16 +202,17 @@ def _refereed_pairs(a: BotSpec, b: BotSpec, seeds: np.ndarray, time: TimeControl
             specs = (a, b) if a_side == 0 else (b, a)
             again = 0
             played = _referee_once(specs, int(seed), time, cpu)
-            # B lost its answer (late, crashed or closed: ``why``; an illegal line is B's play, kept)
-            while played.why[1 - a_side] and again < replays:
+            # B lost its answer (late, crashed or closed: ``why``; an illegal line is B's play,
+            # kept) and A did not: A's own failure is never played again, whatever B did
+            while played.why[1 - a_side] and not played.why[a_side] and again < replays:
                 again += 1
                 played = _referee_once(specs, int(seed), time, cpu)
             replayed.append(again)
-            set_aside.append(bool(again and played.why[1 - a_side]))
+            set_aside.append(bool(again and played.why[1 - a_side] and not played.why[a_side]))
             state = played.game.state
             row = table[2 * i + a_side]
             row[_match.PAIR_A_SIDE] = a_side
-            row[_match.PAIR_WINNER] = state[S.WINNER]
+            row[_match.PAIR_WINNER] = _winner(state, played.why, a_side, replays)
             row[_match.PAIR_LIFE0] = state[S.player_base(0) + S.LIFE]
             row[_match.PAIR_LIFE1] = state[S.player_base(1) + S.LIFE]
             row[_match.PAIR_END] = state[S.END]

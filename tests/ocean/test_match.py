@@ -49,3 +49,18 @@ def test_without_replays_the_failure_stands_and_the_studied_bots_own_failures_al
     own = play_pairs(_flaky("--share", "100", "--fail", "crash"), resolve_bot("chaser"), [7], time=TIME)
     assert [r["winner"] for r in own.rows()] == ["b", "b"]  # A, the bot under study: a loss, not replayed
     assert not any(r["replays"] for r in own.rows())
+
+
+def test_the_studied_bots_own_failure_counts_when_the_opponent_failed_in_the_same_game():
+    # issue 45: both dead at the start; B's failure was replayed 3 times and the pair set aside,
+    # so A's own failure scored nothing
+    from tuning.driver.evaluation import pair_scores_of_rows
+
+    dead = BotSpec("dead", PROGRAM, {}, ProgramSpec(f'{sys.executable} -c "raise SystemExit(4)"'))
+    rows = play_pairs(dead, dead, [7], time=TIME).rows()
+    assert all("crashed, exit code 4" in r["a_error"] and "crashed, exit code 4" in r["b_error"] for r in rows)
+    assert not any(r["replays"] or r["set_aside"] for r in rows)
+    assert [r["winner"] for r in rows] == ["b", "b"]  # A's loss: B's failure forgiven, A's own not
+    assert pair_scores_of_rows("dead", rows) == {("dead", 7): 0.0}
+    # where neither is forgiven (head to head, a test), the rules' draw stands: one rule for both
+    assert [r["winner"] for r in play_pairs(dead, dead, [7], time=TIME, replays=0).rows()] == ["draw", "draw"]

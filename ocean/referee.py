@@ -23,10 +23,15 @@ from ocean.protocol import parse_start
 from ocean.replay import ReplayRecorder
 from ocean.timecontrol import DEFAULT_TIME, TimeControl
 
-__all__ = ["referee_game", "referee_players", "first_answer", "RefereedGame", "TIMEOUT"]
+__all__ = ["referee_game", "referee_players", "first_answer", "RefereedGame", "TIMEOUT", "FAILURE_KINDS",
+           "failure_kind", "failure_kinds"]
 
 TIMEOUT = "Timeout!"  # the official referee's reason for a missing answer, late or not
 _UNTIMED_MS = 10**9  # an in-process player's "limit": it answers at once, its budget counts work
+# What a disqualification was, in a word, for counts people read (``failure_kind``): late, ended
+# (crashed, killed, closed its output), out of memory, an illegal line (the rules' own messages),
+# an answer line too long to read.
+FAILURE_KINDS = ("timeout", "crash", "memory", "illegal", "output")
 
 
 @dataclass
@@ -79,6 +84,31 @@ def _closed_reason(code: int | None, tail: str) -> str:
     if tail:
         what += f"; stderr: {tail}"
     return f"{what} (official reason: {TIMEOUT})"
+
+
+def failure_kind(reason: str) -> str:
+    """The kind (``FAILURE_KINDS``) of a disqualification ``reason`` as this module and the rules
+    write it: "Timeout!" a late answer; one naming memory (a program over its memory limit) before
+    any other crash; "crashed, ..." or an output closed or exited a crash; a line too long
+    "output"; anything else is one of the rules' messages for an illegal line."""
+    if reason == TIMEOUT:
+        return "timeout"
+    if "memory" in reason.lower():
+        return "memory"
+    if reason.startswith(("crashed", "closed its output", "exited")):
+        return "crash"
+    if "answer line over" in reason:
+        return "output"
+    return "illegal"
+
+
+def failure_kinds(reasons) -> dict[str, int]:
+    """Counts by kind (in ``FAILURE_KINDS`` order, kinds never seen left out) of ``reasons``: a
+    mapping reason -> games."""
+    counts = dict.fromkeys(FAILURE_KINDS, 0)
+    for reason, games in reasons.items():
+        counts[failure_kind(reason)] += int(games)
+    return {kind: n for kind, n in counts.items() if n}
 
 
 def _exit_code(bot) -> int | None:

@@ -33,6 +33,8 @@ class _Bar(Bars):
     def __call__(self, p) -> None:
         from tuning.stats.sprt import estimate
 
+        from tuning.driver.bottest import bot_failures
+
         v = p.verdict
         wins = draws = losses = 0
         for t in p.tallies[:v.batches]:
@@ -43,8 +45,11 @@ class _Bar(Bars):
         lower, upper = self.spec.settings.bounds
         elo = "-" if not math.isfinite(e.elo) else f"{e.elo + 0.0:+.1f} [{e.elo_low:+.1f}, {e.elo_high:+.1f}]"
         outcomes = "/".join(str(int(c)) for c in v.counts)
+        failed = bot_failures(self.spec, p.tallies[:v.batches])
+        failures = "" if not any(n for n, _ in failed.values()) else \
+            f"  failed: new {failed['new'][0]}, base {failed['base'][0]}"
         note = (f"W/D/L {wins}/{draws}/{losses}  {'units' if self.spec.gauntlet else 'pairs'} {outcomes}  "
-                f"LLR {v.llr:+.2f} [{lower:.2f}, {upper:.2f}]  Elo {elo}  ({p.games_stored:,} stored)")
+                f"LLR {v.llr:+.2f} [{lower:.2f}, {upper:.2f}]  Elo {elo}{failures}  ({p.games_stored:,} stored)")
         self.progress.update(self.task, completed=v.games, note=note)
 
 
@@ -74,7 +79,7 @@ def show_status(name: str, storage: Optional[str], as_json: bool) -> bool:
 
 
 def _print_status(s: dict) -> None:
-    from tuning.results.testreport import verdict_line
+    from tuning.results.testreport import failures_line, verdict_line
 
     unit = "normalized Elo" if s["normalized"] else "Elo"
     opponents = "head to head" if not s["opponents"] else f"gauntlet against {', '.join(s['opponents'])}"
@@ -92,9 +97,9 @@ def _print_status(s: dict) -> None:
         typer.echo(f"  vs {r['opponent']}: new {n['wins']}/{n['draws']}/{n['losses']}, base "
                    f"{b['wins']}/{b['draws']}/{b['losses']}; Elo of the difference "
                    f"{_elo(r['elo'], r['elo_ci'])}")
-    d = s["disqualified"]
-    if d["new"] or d["base"]:
-        typer.echo(f"  disqualified: new bot in {d['new']} games, base bot in {d['base']}")
+    failures = failures_line(s)
+    if failures is not None:
+        typer.echo(f"  {failures}")
     typer.echo(f"  code: {s['code']}")
 
 
@@ -150,7 +155,12 @@ def test(
     turn_ms: Optional[int] = typer.Option(None, "--turn-ms", help="A program's time per turn, ms (default 50)."),
     first_turn_ms: Optional[int] = typer.Option(None, "--first-turn-ms", help="Its time for the first turn, ms "
                                                                               "(default 1000)."),
-    time_scale: Optional[float] = typer.Option(None, "--time-scale", help="Programs' time limits x this (default 1)."),
+    time_scale: Optional[float] = typer.Option(None, "--time-scale", help="Programs' time limits x this (default 1; "
+                                                                         "at most 100, a study's timeout_scale)."),
+    machine_scale: Optional[float] = typer.Option(None, "--machine-scale", help="A slow or busy machine: every "
+                                                  "program's limits, frozen ones too, x this as well; what programs "
+                                                  "are told does not change (a study's [time] machine_scale; "
+                                                  "default 1, at most 100)."),
     cwd: Optional[Path] = typer.Option(None, "--cwd", help="Working directory of the cmd: bots (default: the current "
                                                            "one); a test carried on keeps its bots' folders."),
     storage: Optional[str] = typer.Option(None, "--storage", help=_STORAGE_HELP),
@@ -166,7 +176,7 @@ def test(
     options = TestOptions(new=new, base=base, panel=panel, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta,
                           normalized=normalized, max_games=max_games, seed=seed, batch_pairs=batch_pairs,
                           turn_ms=turn_ms, first_turn_ms=first_turn_ms, time_scale=time_scale,
-                          cwd=None if cwd is None else _folder(cwd))
+                          machine_scale=machine_scale, cwd=None if cwd is None else _folder(cwd))
     run_test(name, options, storage=storage, ray_address=ray_address, as_json=as_json,
              allow_code_change=allow_code_change)
 
@@ -180,7 +190,7 @@ def run_test(name: str, options, *, storage: Optional[str], ray_address: Optiona
     from tuning.driver.cluster import connect
     from tuning.driver.programs import check_programs
     from tuning.storage.database import probe_storage, resolve_url
-    from tuning.results.testreport import test_status, verdict_line
+    from tuning.results.testreport import failures_line, test_status, verdict_line
     from tuning.storage.teststore import open_test
     from tuning.study.names import plain_name
 
@@ -207,6 +217,9 @@ def run_test(name: str, options, *, storage: Optional[str], ray_address: Optiona
             status = test_status(handle)
     finally:
         handle.close()
+    failures = failures_line(status)
+    if failures is not None:
+        typer.echo(failures)
     typer.echo(verdict_line(status))
     if as_json:
         typer.echo(json_text(status))

@@ -18,6 +18,12 @@ and the same test for a dead driver (``tuning.locks.owner_dead``):
   on this host is taken over at once, elsewhere once its lease expired;
 - games are stored as each task finishes (by the worker itself on PostgreSQL, ``tuning.storage.batchstore``),
   under the unique game key: a replayed batch stores nothing twice.
+
+Both bots are judged by one rule: a game either of them loses to its clock, a crash or an illegal
+line is a loss for the one that failed, never played again (a test has no "tuned program" whose
+opponent's failures are forgiven; see docs/testing.md). A gauntlet's opponents are neither bot:
+their failures are played again for both bots alike, as a study's. A tested bot that fails more
+often than a run accepts (``tuning.driver.faults.too_unreliable``) stops the test in one line.
 """
 from __future__ import annotations
 
@@ -31,6 +37,7 @@ import numpy as np
 
 from tuning.driver.ctrlc import CtrlC
 from tuning.driver.evaluation import Batch
+from tuning.driver.faults import FAULT_SHARE, OpponentFaults, too_unreliable
 from tuning.driver.leases import HEARTBEAT, LEASE_TTL, STOP_WAIT
 from tuning.driver.pool import BatchPool
 from tuning.errors import StorageError, TuningError, last_line
@@ -41,7 +48,7 @@ from tuning.storage.teststore import PairRow, TestHandle
 from tuning.study.testspec import BASE, NEW, TEST_PHASE, TestSpec
 
 __all__ = ["MatchTally", "Tally", "Verdict", "tally_batch", "judge", "read_prefix", "TestRunner", "TestProgress",
-           "TestRun", "MIN_GAMES_TO_FAIL"]
+           "TestRun", "ROLES", "bot_failures", "bot_breakage", "failures_seen"]
 
 T = TypeVar("T")
 
@@ -51,9 +58,7 @@ _CLAIM_WINDOW = 64  # batches whose leases are read at once when looking for one
 # verdict waits for; without a limit the busy one would play far past the verdict meanwhile.
 _LOOKAHEAD_POOLS = 2
 _POLL = 0.5  # seconds between looks at the database while other drivers' batches are the ones in flight
-# A tested bot disqualified in more than half of its games (after at least this many) stops the test:
-# its verdict would only measure the breakage (the study driver fails such a trial the same way).
-MIN_GAMES_TO_FAIL = 10
+ROLES = ("new", "base")
 
 
 def _stderr(line: str) -> None:
@@ -181,23 +186,46 @@ def read_prefix(handle: TestHandle, since: int = 0, tallies: list[Tally] | None 
     return tallies, pairs
 
 
-def bot_breakage(spec: TestSpec, tallies: Sequence[Tally]) -> tuple[str, int, int, int, str] | None:
-    """(role, trial, disqualified games, games, side) of a tested bot disqualified in more than
-    half of its games of ``tallies`` (at least ``MIN_GAMES_TO_FAIL``), else None."""
+def _sides(spec: TestSpec, role: str) -> tuple[int, str]:
+    """(trial, side) of ``role``'s games: the new bot is side "a" of trial NEW; the base bot is
+    its opponent, side "b" of trial NEW, head to head, and side "a" of trial BASE in a gauntlet."""
+    if role == "new":
+        return NEW, "a"
+    return (BASE, "a") if spec.gauntlet else (NEW, "b")
+
+
+def bot_failures(spec: TestSpec, tallies: Sequence[Tally]) -> dict[str, tuple[int, int]]:
+    """Per role ("new", "base"): (games it was disqualified in, games it played) in ``tallies``."""
     total: dict[tuple[int, str], MatchTally] = {}
     for t in tallies:
         for key, m in t.matches.items():
             total.setdefault(key, MatchTally()).add(m)
-    new = [m for (trial, _), m in total.items() if trial == NEW]
-    roles = [("new", NEW, "a", sum(m.errors for m in new), sum(m.games for m in new))]
-    if spec.gauntlet:
-        base = [m for (trial, _), m in total.items() if trial == BASE]
-        roles.append(("base", BASE, "a", sum(m.errors for m in base), sum(m.games for m in base)))
-    else:
-        roles.append(("base", NEW, "b", sum(m.opponent_errors for m in new), sum(m.games for m in new)))
-    for role, trial, side, errors, games in roles:
-        if games >= MIN_GAMES_TO_FAIL and 2 * errors > games:
-            return role, trial, errors, games, side
+    out = {}
+    for role in ROLES:
+        trial, side = _sides(spec, role)
+        played = [m for (t, _), m in total.items() if t == trial]
+        failed = sum(m.errors if side == "a" else m.opponent_errors for m in played)
+        out[role] = (failed, sum(m.games for m in played))
+    return out
+
+
+def failures_seen(handle: TestHandle, role: str, batches: int) -> tuple[dict[str, int], str | None]:
+    """``role``'s disqualifications on the maps of the first ``batches`` batches, reason ->
+    games, and its first stored one ("seed S against OPPONENT: reason")."""
+    spec = handle.spec
+    trial, side = _sides(spec, role)
+    return (handle.store.failure_reasons(trial, side, spec.seed + batches * spec.batch_pairs),
+            handle.store.first_error(trial, side))
+
+
+def bot_breakage(spec: TestSpec, tallies: Sequence[Tally]) -> tuple[str, int, int, int, str] | None:
+    """(role, trial, failed games, games, side) of a tested bot, the new one first, that failed in
+    more of its games of ``tallies`` than a run accepts (``too_unreliable``: the rule a study's
+    opponents are held to), else None."""
+    for role, (failed, games) in bot_failures(spec, tallies).items():
+        if too_unreliable(games, failed):
+            trial, side = _sides(spec, role)
+            return role, trial, failed, games, side
     return None
 
 
@@ -258,6 +286,8 @@ class TestRunner:
         self._queue: deque[tuple[int, Batch]] = deque()  # tasks of held batches not submitted yet
         self._in_flight: dict[int, tuple[int, Batch]] = {}  # id(Batch) -> (batch number, Batch)
         self._games_stored = 0
+        # a gauntlet's opponents, replayed for both bots alike, stop the test as they stop a study
+        self.faults = OpponentFaults(f"tune test {handle.name}")
 
     def _db(self, fn: Callable[[], T]) -> T:
         return self.retry.call(fn)
@@ -363,14 +393,17 @@ class TestRunner:
     def _plan(self, batch: int) -> list[Batch]:
         """The tasks that play the games of ``batch`` not stored yet (each seed with a game missing
         is played again whole: its stored game is kept, the replay's copy is dropped)."""
-        seeds = self.spec.seeds(batch)
+        spec = self.spec
+        seeds = spec.seeds(batch)
         stored = self._db(lambda: self.h.store.stored_games(seeds[0], seeds[-1]))
         tasks = []
-        for trial, bot, opponent in self.spec.matches():
+        for trial, bot, opponent in spec.matches():
             missing = tuple(s for s in seeds
                             if (trial, opponent.name, s, 0) not in stored or (trial, opponent.name, s, 1) not in stored)
             if missing:
-                tasks.append(Batch(trial, TEST_PHASE, opponent, missing, bot=bot))
+                # Head to head neither bot is forgiven: a failure is the failing bot's loss, for both
+                # alike; a gauntlet's opponents' failures are played again, for both bots alike.
+                tasks.append(Batch(trial, TEST_PHASE, opponent, missing, bot=bot, replay_opponent=spec.gauntlet))
         return tasks
 
     def _fill(self, pool: BatchPool) -> None:
@@ -407,6 +440,9 @@ class TestRunner:
             raise TuningError(f"a batch of test {self.h.name!r} ({batch.opponent.name}, maps {batch.seeds[0]}.."
                               f"{batch.seeds[-1]}) failed: {last_line(error)}")
         for task, result in ready:
+            if task.replay_opponent:
+                summary = result.digest(task.opponent.name)
+                self.faults.add(task.opponent.name, summary.games, summary.replayed, summary.first_fault)
             batch, _ = self._in_flight.pop(id(task))
             self.run_report.games += task.games
             self.run_report.game_seconds += result.seconds
@@ -423,13 +459,20 @@ class TestRunner:
         complete batches, and judge them."""
         self.tallies, self.pairs = self._db(lambda: read_prefix(self.h, len(self.tallies), self.tallies))
         self.verdict = judge(self.spec, self.tallies)
-        broken = bot_breakage(self.spec, self.tallies[:max(1, self.verdict.batches)])
+        counted = max(1, self.verdict.batches)
+        broken = bot_breakage(self.spec, self.tallies[:counted])
         if broken is not None:
-            role, trial, errors, games, side = broken
+            from ocean.referee import failure_kinds
+
+            role, _, failed, games, _ = broken
             bot = self.spec.new if role == "new" else self.spec.base
-            first = self._db(lambda: self.h.store.first_error(trial, side))
-            raise TuningError(f"the {role} bot ({bot.name}) was disqualified in {errors} of its {games} games of "
-                              f"test {self.h.name!r}; first: {first}")
+            reasons, first = self._db(lambda: failures_seen(self.h, role, counted))
+            kinds = ", ".join(f"{kind} {n}" for kind, n in failure_kinds(reasons).items())
+            raise TuningError(f"the {role} bot ({bot.name}) failed in {failed} of its {games} games of test "
+                              f"{self.h.name!r} ({failed / games:.0%}: {kinds}; first: {first}), more than the "
+                              f"{FAULT_SHARE:.0%} a test accepts: its failures, not its play, would decide the "
+                              "verdict; give programs more time on this machine (a new test with --machine-scale), "
+                              "free the machine, or fix the program")
 
     def _emit(self) -> None:
         if self.progress is None:

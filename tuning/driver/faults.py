@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from tuning.errors import TuningError
 
-__all__ = ["FAULT_SHARE", "FAULT_MIN_GAMES", "BOT_ERROR_WARN", "OpponentFaults"]
+__all__ = ["FAULT_SHARE", "FAULT_MIN_GAMES", "BOT_ERROR_WARN", "OpponentFaults", "too_unreliable"]
 
 # An opponent failing (late, crashed) in more than this share of its games stops the run: a
 # program losing three games in ten to the clock is not the opponent it was frozen as, and every
@@ -22,6 +22,13 @@ FAULT_MIN_GAMES = 40  # never judged on fewer games (two or three failures in a 
 # The tuned program's own disqualifications stay losses; above this share of a trial's games a
 # run says so once (at 5% the study measures its timeouts as much as its parameters).
 BOT_ERROR_WARN = 0.05
+
+
+def too_unreliable(games: int, failed: int) -> bool:
+    """Whether a program that failed (late, crashed) in ``failed`` of its ``games`` games fails
+    more often than a run accepts: above ``FAULT_SHARE`` of at least ``FAULT_MIN_GAMES`` games.
+    The one rule for a study's opponents and a test's two bots (``tuning.driver.bottest``)."""
+    return games >= FAULT_MIN_GAMES and failed > FAULT_SHARE * games
 
 
 @dataclass
@@ -45,7 +52,7 @@ class OpponentFaults:
         c.games += games
         c.faulted += faulted
         c.first = c.first or first
-        if c.games >= FAULT_MIN_GAMES and c.faulted > FAULT_SHARE * c.games:
+        if too_unreliable(c.games, c.faulted):
             raise TuningError(
                 f"opponent {opponent} lost {c.faulted} of {c.games} games to its clock or a crash "
                 f"({c.faulted / c.games:.0%}; first: {c.first}), more than the {FAULT_SHARE:.0%} a run accepts: "

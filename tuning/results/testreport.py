@@ -12,14 +12,15 @@ from pathlib import Path
 
 import numpy as np
 
-from tuning.driver.bottest import MatchTally, Tally, Verdict, judge, read_prefix
+from tuning.driver.bottest import ROLES, MatchTally, Tally, Verdict, bot_failures, failures_seen, judge, read_prefix
+from tuning.driver.faults import FAULT_SHARE
 from tuning.results.page import figure_path, html_page
 from tuning.stats.sprt import GAUNTLET, PENTANOMIAL_NAMES, estimate
 from tuning.storage.provenance import describe_code
 from tuning.storage.teststore import TestHandle
 from tuning.study.testspec import BASE, NEW, TEST_PHASE, TestSpec
 
-__all__ = ["test_status", "verdict_line", "write_test_report", "RESULTS"]
+__all__ = ["test_status", "verdict_line", "failures_line", "write_test_report", "RESULTS"]
 
 RESULTS = {"H1": "H1 accepted", "H0": "H0 accepted", "max": "max games reached", None: "running"}
 
@@ -84,6 +85,24 @@ def _opponent_rows(spec: TestSpec, used: list[Tally]) -> list[dict]:
     return rows
 
 
+def _failures(handle: TestHandle, used: list[Tally], batches: int) -> dict:
+    """Each bot's failures in the games counted: how many, their share, by kind (timeout, crash,
+    memory, illegal, output: ``ocean.referee.failure_kind``) and the first one stored; and the
+    share above which a test stops."""
+    from ocean.referee import failure_kinds
+
+    spec = handle.spec
+    out: dict = {}
+    for role, (failed, games) in bot_failures(spec, used).items():
+        reasons, first = failures_seen(handle, role, batches) if failed else ({}, None)
+        bot = spec.new if role == "new" else spec.base
+        out[role] = {"bot": bot.name, "program": bot.is_program, "games": games, "failed": failed,
+                     "rate": _num(failed / games) if games else None, "reasons": failure_kinds(reasons),
+                     "first": first}
+    out["stop_share"] = FAULT_SHARE
+    return out
+
+
 def test_status(handle: TestHandle) -> dict:
     """The test's definition, verdict (or where it stands), Elo with intervals, outcome table,
     W/D/L, per-opponent rows of a gauntlet, games stored and their rate."""
@@ -127,10 +146,12 @@ def test_status(handle: TestHandle) -> dict:
         "seeds": f"{spec.seed}..{spec.seed + spec.max_batches * spec.batch_pairs - 1}",
         "batch_pairs": spec.batch_pairs,
         "time_control": {"turn_ms": spec.turn_ms, "first_turn_ms": spec.first_turn_ms,
-                         "time_scale": spec.time_scale},
+                         "time_scale": spec.time_scale, "machine_scale": spec.machine_scale},
         "disqualified": {"new": sum(m.errors for m in new),
                          "base": sum(m.errors for (t, _), m in matches.items() if t == BASE) if spec.gauntlet
                          else sum(m.opponent_errors for m in new)},
+        # each bot's failures, counted by one rule (a loss for the one that failed): docs/testing.md
+        "failures": _failures(handle, used, verdict.batches),
     }
     if spec.gauntlet:
         base = [m for (trial, _), m in matches.items() if trial == BASE]
@@ -155,6 +176,23 @@ def verdict_line(s: dict) -> str:
             f"[{s['bounds'][0]:.2f}, {s['bounds'][1]:.2f}] after {s['games']:,} games ({s['pairs']:,} {units}); "
             f"Elo {_elo_text(s['elo'], s['elo_ci'])}, nElo {_elo_text(s['nelo'], s['nelo_ci'])} "
             f"(95%{_kind(s)})")
+
+
+def failures_line(s: dict) -> str | None:
+    """Each bot's failures in the games counted, one line: ``failures: new bot (X) 9 of 80 games
+    (11%: crash 9), base bot (Y) 0 of 80; a test stops above 30%``; None when neither failed and
+    neither is a program (an in-process bot never does)."""
+    f = s.get("failures")
+    if not f or not any(f[r]["failed"] or f[r]["program"] for r in ROLES):
+        return None
+
+    def one(role: str) -> str:
+        r = f[role]
+        kinds = ", ".join(f"{kind} {n}" for kind, n in r["reasons"].items())
+        share = f" ({r['failed'] / r['games']:.0%}{': ' + kinds if kinds else ''})" if r["failed"] else ""
+        return f"{role} bot ({r['bot']}) {r['failed']} of {r['games']:,} games{share}"
+
+    return f"failures: {one('new')}, {one('base')}; a test stops above {f['stop_share']:.0%}"
 
 
 def _kind(s: dict) -> str:
@@ -260,9 +298,11 @@ def _page(spec: TestSpec, s: dict, images: dict[str, str]) -> str:
             ("games counted", f"{s['games']:,} in {s['batches']} batches of {s['batch_pairs']} maps "
                               f"(max {s['max_games']:,}); {s['games_stored']:,} stored"),
             ("W/D/L of the new bot", "/".join(str(x) for x in s["wdl"])),
+            ("failures (a loss for the bot that failed)", failures_line(s) or "none"),
             ("maps", s["seeds"]),
             ("time control", f"turn {s['time_control']['turn_ms']} ms, first turn "
-                             f"{s['time_control']['first_turn_ms']} ms, scale {s['time_control']['time_scale']:g}")]
+                             f"{s['time_control']['first_turn_ms']} ms, scale {s['time_control']['time_scale']:g}"
+                             f"{_machine(s)}")]
     summary = "".join(f"<tr><th>{esc(k)}</th><td>{esc(str(v))}</td></tr>" for k, v in head)
     outcomes = "<tr>" + "".join(f"<th>{esc(k)}</th>" for k in s["outcomes"]) + "</tr><tr>" + \
         "".join(f"<td>{v}</td>" for v in s["outcomes"].values()) + "</tr>"
@@ -288,6 +328,11 @@ GSPRT) of the new bot against the base bot on pairs of games (each map played tw
 <h2>Outcomes counted ({esc(label)})</h2><table id="outcomes">{outcomes}</table>
 <h2>Elo over the test</h2>{_img(images, "elo")}
 {opponents}""")
+
+
+def _machine(s: dict) -> str:
+    machine = s["time_control"].get("machine_scale", 1.0)
+    return "" if machine == 1.0 else f", machine scale {machine:g}"
 
 
 def _img(images: dict[str, str], name: str) -> str:

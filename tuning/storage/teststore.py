@@ -141,6 +141,18 @@ class BotTestStore:
         with self.storage.engine.connect() as conn:
             return {(int(t), o, int(s), int(side)) for t, o, s, side in conn.execute(stmt)}
 
+    def failure_reasons(self, trial: int, side: str, before_seed: int) -> dict[str, int]:
+        """reason -> games, of the disqualifications of the bot (``side`` "a") or its opponent
+        ("b") in ``trial``'s games on the maps below ``before_seed``."""
+        g = GameRecord
+        column = g.a_error if side == "a" else g.b_error
+        stmt = (sa.select(column, sa.func.count())
+                .where(g.study == self.name, g.phase == TEST_PHASE, g.trial == trial, g.seed < before_seed,
+                       column.is_not(None))
+                .group_by(column))
+        with self.storage.engine.connect() as conn:
+            return {str(reason): int(n) for reason, n in conn.execute(stmt)}
+
     def first_error(self, trial: int, side: str) -> str | None:
         """The first stored disqualification of the bot (``side`` "a") or its opponent ("b") in
         ``trial``'s games, as "seed S against OPPONENT: reason"."""

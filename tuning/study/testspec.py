@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass, fields
 
 from ocean.bots import BotSpec, resolve_bot
-from ocean.constants import FIRST_TURN_MS, TURN_MS
+from ocean.constants import FIRST_TURN_MS, MAX_TIME_SCALE, TURN_MS
 from ocean.timecontrol import TimeControl
 from tuning.errors import SpecError
 from tuning.study.opponents import panel_from_json, panel_to_json, resolve_panel
@@ -52,14 +52,17 @@ class TestSpec:
     max_games: int
     seed: int
     batch_pairs: int
-    turn_ms: int  # what programs are told (``{turn_ms}``); the referee enforces it x time_scale
+    turn_ms: int  # what programs are told (``{turn_ms}``); the referee enforces it x time_scale x machine_scale
     first_turn_ms: int
     time_scale: float
+    # A slow or busy machine: every program's limits, frozen ones too, x this (a study's ``[time]
+    # machine_scale``); what programs are told does not change.
+    machine_scale: float = 1.0
 
     @property
     def time_control(self) -> TimeControl:
         """What the test's programs are told and what the referee enforces."""
-        return TimeControl(self.turn_ms, self.first_turn_ms, self.time_scale)
+        return TimeControl(self.turn_ms, self.first_turn_ms, self.time_scale, self.machine_scale)
 
     @property
     def gauntlet(self) -> bool:
@@ -121,7 +124,7 @@ class TestSpec:
                 "panel": self.panel, "opponents": None if self.opponents is None else panel_to_json(self.opponents),
                 **self.settings.as_dict(), "max_games": self.max_games, "seed": self.seed,
                 "batch_pairs": self.batch_pairs, "turn_ms": self.turn_ms, "first_turn_ms": self.first_turn_ms,
-                "time_scale": self.time_scale}
+                "time_scale": self.time_scale, "machine_scale": self.machine_scale}
 
     @classmethod
     def from_json(cls, name: str, data: dict) -> TestSpec:
@@ -130,7 +133,7 @@ class TestSpec:
                    None if opponents is None else tuple(panel_from_json(opponents)),
                    Settings(data["elo0"], data["elo1"], data["alpha"], data["beta"], data["normalized"]),
                    int(data["max_games"]), int(data["seed"]), int(data["batch_pairs"]), int(data["turn_ms"]),
-                   int(data["first_turn_ms"]), float(data["time_scale"]))
+                   int(data["first_turn_ms"]), float(data["time_scale"]), float(data.get("machine_scale", 1.0)))
 
 
 @dataclass(frozen=True)
@@ -154,6 +157,7 @@ class TestOptions:
     turn_ms: int | None = None
     first_turn_ms: int | None = None
     time_scale: float | None = None
+    machine_scale: float | None = None
     cwd: str | None = None  # where cmd: bots start; a stored test keeps its bots' folders
 
     def given(self) -> dict:
@@ -220,7 +224,8 @@ def build_spec(name: str, options: TestOptions) -> TestSpec:
                     (PROGRAM_BATCH_PAIRS if programs else IN_PROCESS_BATCH_PAIRS),
                     options.turn_ms if options.turn_ms is not None else TURN_MS,
                     options.first_turn_ms if options.first_turn_ms is not None else FIRST_TURN_MS,
-                    options.time_scale if options.time_scale is not None else 1.0)
+                    options.time_scale if options.time_scale is not None else 1.0,
+                    options.machine_scale if options.machine_scale is not None else 1.0)
     _check(spec)
     return spec
 
@@ -246,8 +251,11 @@ def _check(spec: TestSpec) -> None:
     if spec.turn_ms < 1 or spec.first_turn_ms < 1:
         raise SpecError(f"--turn-ms and --first-turn-ms must be at least 1 ms (got {spec.turn_ms} and "
                         f"{spec.first_turn_ms})")
-    if not (0.0 < spec.time_scale <= 100.0) or not math.isfinite(spec.time_scale):
-        raise SpecError(f"--time-scale must be above 0 and at most 100, got {spec.time_scale}")
+    # Each scale within a study's bounds (timeout_scale, [time] machine_scale): together they give
+    # any limits a study enforces, so a test can play at a study's time control.
+    for flag, scale in (("--time-scale", spec.time_scale), ("--machine-scale", spec.machine_scale)):
+        if not math.isfinite(scale) or not 0.0 < scale <= MAX_TIME_SCALE:
+            raise SpecError(f"{flag} must be above 0 and at most {MAX_TIME_SCALE:g}, got {scale:g}")
 
 
 def _same_bot(a: BotSpec, b: BotSpec) -> bool:

@@ -104,12 +104,28 @@ def test_max_games_is_a_verdict_when_no_bound_is_reached():
     assert verdict.result == "max" and verdict.batches == 3 and verdict.games == 12
 
 
-def test_a_tested_bot_disqualified_in_most_games_stops_the_test():
+def test_a_tested_bot_failing_in_more_games_than_a_run_accepts_stops_the_test():
+    # the rule a study's opponents are held to (tuning.driver.faults): above 30% of at least 40 games
+    from tuning.driver.faults import FAULT_MIN_GAMES, FAULT_SHARE
+
     spec = build_spec("t", TestOptions(new="chaser", base="random", batch_pairs=5))
-    broken = Tally(np.zeros(5), {(0, "random"): MatchTally(wins=0, losses=10, errors=0, opponent_errors=7)}, {})
-    assert bot_breakage(spec, [broken]) == ("base", 0, 7, 10, "b")
-    assert bot_breakage(spec, [Tally(np.zeros(5), {(0, "random"): MatchTally(wins=4, losses=6, errors=3)}, {})]) \
-        is None
+
+    def tally(errors, opponent_errors, games=FAULT_MIN_GAMES, key=(0, "random")):
+        return Tally(np.zeros(5), {key: MatchTally(wins=0, losses=games, errors=errors,
+                                                   opponent_errors=opponent_errors)}, {})
+
+    over = int(FAULT_SHARE * FAULT_MIN_GAMES) + 1
+    assert bot_breakage(spec, [tally(0, over)]) == ("base", 0, over, FAULT_MIN_GAMES, "b")
+    assert bot_breakage(spec, [tally(over, over)]) == ("new", 0, over, FAULT_MIN_GAMES, "a")  # the new bot first
+    assert bot_breakage(spec, [tally(over - 1, over - 1)]) is None  # at the share, not above it
+    assert bot_breakage(spec, [tally(30, 30, games=FAULT_MIN_GAMES - 2)]) is None  # too few games to judge
+    # summed over the batches
+    assert bot_breakage(spec, [tally(0, over), tally(0, 0)]) is None
+    assert bot_breakage(spec, [tally(0, over), tally(0, over)]) == ("base", 0, 2 * over, 2 * FAULT_MIN_GAMES, "b")
+    # a gauntlet: the base bot's games are trial 1's, its failures side a's
+    g = build_spec("g", TestOptions(new="chaser", base="random", panel="random", batch_pairs=5))
+    assert bot_breakage(g, [tally(over, 0, key=(1, "random"))]) == ("base", 1, over, FAULT_MIN_GAMES, "a")
+    assert bot_breakage(g, [tally(0, over, key=(1, "random"))]) is None  # the opponent's: not a tested bot's
 
 
 def _store_batch(handle, batch):

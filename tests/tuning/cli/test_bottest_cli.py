@@ -102,3 +102,42 @@ def test_command_line_bots_are_tested_from_the_folder_cwd_names(workdir, ray_clu
     refused = run_tune("test", "other", *args[:4], "--cwd", "nowhere", cwd=workdir, check=False)
     assert refused.returncode == 2 and refused.stderr.strip() == "error: --cwd 'nowhere' is not a folder"
     assert "cmd:" in run_tune("test", "--help", cwd=workdir).stdout
+
+
+def _flaky(marks, share: int) -> str:
+    """tests/programs/flaky.py as a cmd: bot that crashes on its 3rd turn in the games whose (map,
+    player id) hash falls below ``share`` percent: a deterministic function of the game, so the
+    test is too. ``marks``: its own folder, where each failing game is marked the first time it is
+    played, so a replay would play it through (as a program a busy machine failed once would)."""
+    import sys
+    from pathlib import Path
+
+    flaky = Path(__file__).resolve().parents[2] / "programs" / "flaky.py"
+    marks.mkdir()
+    return f'cmd:"{sys.executable} {flaky} --seed {{game_seed}} --share {share} --fail crash --once {marks}"'
+
+
+def test_two_identical_programs_that_fail_in_a_fifth_of_their_games_come_out_equal(workdir, ray_cluster):
+    # issue 45: the base bot's failures were played again (forgiven) and the new bot's counted, so
+    # two identical programs that crash in ~30% of games came out -157.7 Elo [-213, -109]. Here the
+    # new bot's failures and the base bot's are the same games, mirrored (the programs are the same
+    # and the failures a function of map and seat): every pair splits, the Elo is 0 by symmetry.
+    # With the old rule (the base's failures played again) this run stopped at H0 after 32 games,
+    # fixed-sample Elo -77.2 [-152.1, -8.9], the new bot failing in 5 games and the base in none.
+    args = ["--new", _flaky(workdir / "new", 20), "--base", _flaky(workdir / "base", 20), "--max-games", "80",
+            "--batch-pairs", "8", "--elo0", "-40", "--elo1", "40", "--time-scale", "20"]
+    done = run_tune("test", "twins", *args, "--json", "--ray-address", ray_cluster, cwd=workdir, timeout=600)
+    out = last_json(done)
+    assert out["elo_ci"][0] < 0 < out["elo_ci"][1] and out["fixed_elo_ci"][0] < 0 < out["fixed_elo_ci"][1], out
+    assert out["games"] == 80 and out["result"] == "max"
+    new, base = out["failures"]["new"], out["failures"]["base"]
+    assert new["failed"] == base["failed"] and new["games"] == base["games"] == 80
+    assert 0.1 < new["rate"] < 0.3 and new["reasons"] == base["reasons"] == {"crash": new["failed"]}
+    assert "crashed, exit code 3" in new["first"] and out["disqualified"] == {"new": new["failed"], "base": new["failed"]}
+    lines = done.stdout.splitlines()
+    assert lines[-3] == (f"failures: new bot ({out['new']}) {new['failed']} of 80 games ({new['rate']:.0%}: crash "
+                         f"{new['failed']}), base bot ({out['base']}) {new['failed']} of 80 games ({new['rate']:.0%}: "
+                         f"crash {new['failed']}); a test stops above 30%")
+    assert lines[-2].startswith("max games reached: ")
+    status = run_tune("status", "twins", cwd=workdir).stdout
+    assert f"failures: new bot ({out['new']}) {new['failed']} of 80 games" in status

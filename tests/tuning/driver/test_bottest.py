@@ -42,6 +42,9 @@ def test_a_new_test_takes_the_defaults_and_round_trips_through_json():
     (TestOptions(new="random", base="chaser", alpha=0.7), "alpha must be between 0 and 0.5"),
     (TestOptions(new="random", base="chaser", max_games=50), "--max-games 50 is less than one batch"),
     (TestOptions(new="random", base="chaser", time_scale=0.0), "--time-scale must be above 0"),
+    (TestOptions(new="random", base="chaser", time_scale=101.0), "--time-scale must be above 0 and at most 100, got 101"),
+    (TestOptions(new="random", base="chaser", machine_scale=0.0), "--machine-scale must be above 0"),
+    (TestOptions(new="random", base="chaser", machine_scale=float("nan")), "--machine-scale must be above 0"),
     (TestOptions(new="random", base="chaser", seed=2**63 - 10), "past the signed 64-bit range"),
     # the ratio is NaN past about 232 nElo: such a test ran to its maximum without a word (issue 32)
     (TestOptions(new="random", base="chaser", elo1=400, normalized=True), "cannot be computed past 232 normalized"),
@@ -51,6 +54,23 @@ def test_a_new_test_takes_the_defaults_and_round_trips_through_json():
 def test_bad_options_are_one_line_errors(options, words):
     with pytest.raises(SpecError, match=words):
         build_spec("t", options)
+
+
+def test_a_test_enforces_a_studys_limits_with_machine_scale_beside_time_scale():
+    # issue 49: a study's limits are its times x timeout_scale x machine_scale, each up to 100; a
+    # test had only --time-scale (at most 100) and could not play at a busy machine's study's limits
+    from tuning.study.spec import parse_spec
+    from tests.tuning.fakes import tiny_spec_dict
+
+    study = parse_spec({**tiny_spec_dict(), "timeout_scale": 20.0,
+                        "time": {"turn_ms": 5, "first_turn_ms": 1000, "machine_scale": 50.0}})
+    spec = build_spec("t", TestOptions(new="random", base="chaser", turn_ms=5, time_scale=20.0, machine_scale=50.0))
+    assert spec.time_control == study.time_control
+    assert (spec.time_control.turn_limit_ms, spec.time_control.first_limit_ms) == (5000, 1_000_000)
+    assert TestSpec.from_json("t", spec.to_json()) == spec
+    old = {k: v for k, v in spec.to_json().items() if k != "machine_scale"}  # a test stored before the option
+    assert TestSpec.from_json("t", old).machine_scale == 1.0
+    assert mismatches(spec, TestOptions(machine_scale=2.0)) == ["--machine-scale 2 (the test has 50)"]
 
 
 def test_a_resume_names_every_option_that_differs():
@@ -219,3 +239,21 @@ def test_other_settings_for_a_stored_test_are_refused_in_one_line(sqlite_url):
     handle.close()
     with pytest.raises(TuningError, match=r"test 't' exists with other settings: --elo1 10 \(the test has 40\)"):
         open_test("t", sqlite_url, TestOptions(elo1=10.0))
+
+
+def test_a_program_failing_in_more_games_than_a_run_accepts_stops_the_test_in_one_line(ray_cluster, sqlite_url):
+    import sys
+    from pathlib import Path
+
+    flaky = Path(__file__).resolve().parents[2] / "programs" / "flaky.py"
+    bot = f'cmd:"{sys.executable} {flaky} --seed {{game_seed}} --share {{share}} --fail crash"'
+    # 20 maps a batch: the first batch is the 40 games the rule needs before it judges
+    options = TestOptions(new=bot.replace("{share}", "100"), base=bot.replace("{share}", "0"), batch_pairs=20,
+                          max_games=400, time_scale=20.0)
+    with pytest.raises(TuningError) as stopped:
+        _run(sqlite_url, options)
+    line = str(stopped.value)
+    assert "\n" not in line and line.startswith(
+        f"the new bot ({options.new[5:-1]}) failed in 40 of its 40 games of test 't' (100%: crash 40; first: seed ")
+    assert "crashed, exit code 3" in line and "more than the 30% a test accepts" in line
+    assert "--machine-scale" in line

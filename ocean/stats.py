@@ -8,7 +8,7 @@ all alike) a t-interval would claim certainty; the Wilson interval stands in.
 
 Elo: the logistic model's difference (bot minus opponent) at which a score is expected. A score
 of 1 (every pair won) or 0 has no finite Elo: it is given as a bound, the Elo of the interval's
-finite end ("at least +412"), never as a clamped number.
+finite end ("+412 or more"), never as a clamped number.
 """
 from __future__ import annotations
 
@@ -129,11 +129,12 @@ def _elo_number(x: float | None) -> str:
 
 
 def format_elo(mean: float | None, low: float | None, high: float | None) -> str:
-    """An Elo difference with its interval for people: ``+123 [+98, +150]``; a bound from an
-    all-win or all-loss score reads ``>= +412 [+412, +inf]`` (``<=`` for all-loss)."""
-    text = f"{_elo_number(mean)} [{_elo_number(low)}, {_elo_number(high)}]"
+    """An Elo difference with its interval for people: ``+123 [+98, +150]``. A score of 1 or 0 has
+    no finite Elo, only the bound its interval gives, and reads as one: ``+446 or more (every game
+    won)``, ``-46 or less (every game lost)`` (issue 49: ``<= -46 [-inf, -46]`` beside a score of
+    0.000 read as an interval)."""
     if mean is not None and high is not None and math.isinf(high) and high > 0 and mean == low:
-        return ">= " + text
+        return f"{_elo_number(mean)} or more (every game won)"
     if mean is not None and low is not None and math.isinf(low) and low < 0 and mean == high:
-        return "<= " + text
-    return text
+        return f"{_elo_number(mean)} or less (every game lost)"
+    return f"{_elo_number(mean)} [{_elo_number(low)}, {_elo_number(high)}]"

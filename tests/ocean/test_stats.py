@@ -35,8 +35,9 @@ def test_elo_never_prints_minus_zero_and_bounds_a_sweep_from_its_interval():
     assert format_elo(-0.4, -10.0, 9.0) == "+0 [-10, +9]"
     won = elo_estimate(estimate([1.0] * 20))
     text = format_elo(won.mean, won.low, won.high)
-    assert text.startswith(">= +") and text.endswith(", +inf]") and won.mean == won.low
+    assert text == f"+{round(won.low)} or more (every game won)" and won.mean == won.low
     lost = elo_estimate(estimate([0.0] * 20))
-    assert format_elo(lost.mean, lost.low, lost.high).startswith("<= -")
+    assert format_elo(lost.mean, lost.low, lost.high) == f"{round(lost.high)} or less (every game lost)"
+    assert "inf" not in text  # a bound reads as one, not as an interval [-inf, -46] (issue 49)
     # more games, a higher bound: no ceiling at a fixed number
     assert elo_estimate(estimate([1.0] * 2000)).low > won.low + 400

@@ -177,3 +177,24 @@ def test_the_old_timeout_options_still_work_with_a_warning_and_the_same_limits(t
     assert "cannot be mixed with --turn-ms" in mixed.stderr
     help_text = subprocess.run([sys.executable, "-m", "ocean", "referee", "--help"], capture_output=True, text=True)
     assert "--turn-ms" in help_text.stdout and "--timeout" not in help_text.stdout  # hidden
+
+
+def test_each_disqualification_reason_has_one_kind_for_the_counts_people_read():
+    # tune test shows each bot's failures by kind (issue 45): the reasons as this referee writes them
+    from ocean.constants import ERR_MOVE_VISITED, ERR_UNKNOWN, ERROR_TEXT
+    from ocean.referee import TIMEOUT, _closed_reason, failure_kind, failure_kinds
+
+    reasons = {
+        TIMEOUT: "timeout",
+        _closed_reason(3, "last words"): "crash",
+        _closed_reason(-11, ""): "crash",
+        _closed_reason(None, ""): "crash",
+        _closed_reason(0, ""): "crash",
+        _closed_reason(1, "MemoryError"): "memory",
+        "bot wrote an answer line over 4,096 bytes: disqualified (official reason: Timeout!)": "output",
+        ERROR_TEXT[ERR_MOVE_VISITED]: "illegal",
+        ERROR_TEXT[ERR_UNKNOWN]: "illegal",
+    }
+    assert {reason: failure_kind(reason) for reason in reasons} == reasons
+    assert failure_kinds({ERROR_TEXT[ERR_UNKNOWN]: 2, TIMEOUT: 5, _closed_reason(3, "x"): 1,
+                          _closed_reason(4, "y"): 2}) == {"timeout": 5, "crash": 3, "illegal": 2}

@@ -222,6 +222,12 @@ def test_a_gauntlet_plays_both_bots_against_each_opponent_on_the_same_maps(ray_c
     for r in rows.values():
         assert r["new"]["games"] == r["base"]["games"] == 2 * sum(r["difference"])
     assert sum(r["new"]["wins"] for r in rows.values()) == status["wdl"][0]
+    # each bot's failures, by its own games (in-process bots never fail, and are not said to)
+    failures = status["failures"]
+    assert [(failures[r]["games"], failures[r]["failed"]) for r in ("new", "base")] == \
+        [(sum(x["new"]["games"] for x in rows.values()), 0), (sum(x["base"]["games"] for x in rows.values()), 0)]
+    assert failures["stop_share"] == 0.3 and "failures (a loss for the bot that failed)" in \
+        (tmp_path / "g.html").read_text()
     assert [p.relative_to(tmp_path).as_posix() for p in written["pngs"]] == \
         ["g_figures/llr.png", "g_figures/elo.png", "g_figures/opponents.png"]
     assert 'id="opponents"' in (tmp_path / "g.html").read_text()

@@ -11,7 +11,7 @@ from typing import Callable, Optional
 
 import typer
 
-__all__ = ["STORAGE_HELP", "RAY_HELP", "fail", "user_errors", "fmt", "interval", "elo_text", "print_figures",
+__all__ = ["STORAGE_HELP", "RAY_HELP", "fail", "user_errors", "connect_said", "fmt", "interval", "elo_text", "print_figures",
            "figures_line",
            "json_text"]
 
@@ -129,3 +129,23 @@ def print_figures(figures: dict, as_json: bool) -> None:
     else:
         for key, value in figures.items():
             typer.echo(f"{key}: {value}")
+
+
+def connect_said(address: Optional[str]) -> int:
+    """Start or join Ray (``tuning.driver.cluster.connect``), saying so (a minute on a busy
+    machine) and how long it took; nothing when this process has joined already."""
+    import os
+    import time
+
+    import ray
+
+    from tuning.driver.cluster import connect
+
+    if ray.is_initialized():
+        return connect(address)
+    where = address or os.environ.get("RAY_ADDRESS")
+    typer.echo(f"joining the Ray cluster at {where}..." if where else "starting Ray (a local instance)...", err=True)
+    start = time.perf_counter()
+    workers = connect(address)
+    typer.echo(f"Ray ready: {workers} CPUs in {time.perf_counter() - start:.1f} s", err=True)
+    return workers

@@ -12,7 +12,7 @@ from typing import Callable, Optional
 import typer
 
 __all__ = ["STORAGE_HELP", "RAY_HELP", "fail", "user_errors", "connect_said", "fmt", "interval", "elo_text", "print_figures",
-           "figures_line",
+           "figures_line", "browser_line",
            "json_text"]
 
 STORAGE_HELP = "Study database URL (default: $OCEAN_STORAGE, else sqlite:///studies/NAME.db)."
@@ -76,11 +76,20 @@ def write_page(out, write: Callable[[], dict], close: Callable[[], None]) -> dic
 
 
 def figures_line(out, pngs) -> str:
-    """The line saying a report page was written and where its figures went."""
+    """The line saying a report page was written and where its figures went, and the line
+    saying how to look at it."""
     if not pngs:
-        return f"{out} written"
+        return f"{out} written\n{browser_line(out)}"
     folder = pngs[0].parent
-    return f"{out} written, with {len(pngs)} figures in {folder}/: " + ", ".join(p.name for p in pngs)
+    return (f"{out} written, with {len(pngs)} figures in {folder}/: " + ", ".join(p.name for p in pngs)
+            + f"\n{browser_line(out)}")
+
+
+def browser_line(out) -> str:
+    """``open it in a browser: file:///...``: the page's address, to click or paste."""
+    from pathlib import Path
+
+    return f"open it in a browser: {Path(out).resolve().as_uri()}"
 
 
 def _quiet_libraries() -> None:

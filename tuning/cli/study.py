@@ -473,6 +473,19 @@ def export(
     except OSError as exc:
         fail(f"cannot write {out}: {exc.strerror}")
     typer.echo(f"{point_name(number)} of {name} written to {out}", err=True)
+    typer.echo(f"next: {_export_next(out, fmt, program, policy)}", err=True)
+
+
+def _export_next(out: Path, fmt: str, program: bool, policy: str) -> str:
+    """What to do with an exported file: play it, or put it into the program it came from."""
+    if fmt == "toml" and not program:
+        return (f"play it as a CodinGame program: ocean bot --params {out}; or against its defaults: "
+                f"ocean arena --bots params:{out},{policy} --games 100")
+    if fmt == "cpp":
+        return f"#include \"{out.name}\" in your bot's source and rebuild it"
+    if program and fmt in ("args", "env"):
+        return f"start your program with the {'arguments' if fmt == 'args' else 'environment'} in {out}"
+    return f"read the values from {out} into your bot"
 
 
 @user_errors

@@ -526,6 +526,7 @@ def replay_command(
     except OSError as exc:
         _fail(f"cannot write the page to {out}: {exc.strerror}")
     typer.echo(str(out))
+    typer.echo(f"open it in a browser: {out.resolve().as_uri()}", err=True)
 
 
 @app.command()

@@ -32,7 +32,7 @@ from typing import Callable
 
 from ocean.bots import registry
 
-__all__ = ["warm_up", "program_is_compiled", "kernel_name"]
+__all__ = ["warm_up", "program_is_compiled", "kernels_cached", "kernel_name"]
 
 
 def program_is_compiled(kind: int | None = None) -> bool:
@@ -44,6 +44,12 @@ def program_is_compiled(kind: int | None = None) -> bool:
     policies = ([registry.policy_of_kind(kind)] if kind is not None else
                 [registry.policy(name) for name in registry.WARMUP_POLICIES])
     return _cached(_PROGRAM_KERNELS + _slot_patterns(policies))
+
+
+def kernels_cached(*references: str) -> bool:
+    """True if the cache of this version holds each kernel a ``"module:function"`` reference
+    names (compiled at some signature): a command about to compile one says so first."""
+    return _cached(tuple(_index_pattern(ref) for ref in references))
 
 
 def _index_pattern(reference: str) -> str:

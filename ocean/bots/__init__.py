@@ -12,6 +12,7 @@ A frozen in-process panel bot carries what it was frozen with (``Frozen``), whic
 """
 from __future__ import annotations
 
+import difflib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -138,8 +139,10 @@ def resolve_bot(name: str, *, cwd: str | None = None) -> BotSpec:
     bots = panel_bots()
     full = name if name in bots else latest_version(name)
     if full is None:
-        raise ValueError(f"unknown bot {name!r}; choose one of: {', '.join(known_bot_names())}, params:FILE "
-                         "or cmd:COMMAND")
+        families = [n.rpartition("-v")[0] if n.rpartition("-v")[2].isdigit() else n for n in known_bot_names()]
+        close = difflib.get_close_matches(name, list(dict.fromkeys(families + known_bot_names())), n=1, cutoff=0.6)
+        raise ValueError(f"unknown bot {name!r}; " + (f"did you mean {close[0]!r}? " if close else "")
+                         + f"choose one of: {', '.join(known_bot_names())}, params:FILE or cmd:COMMAND")
     bot = bots[full]
     if bot["policy"] == PROGRAM:
         return BotSpec(full, PROGRAM, {}, bot["program"])

@@ -35,6 +35,7 @@ def _ocean(*args: str, check: bool = True) -> subprocess.CompletedProcess:
 def _render_with_cli(replay: Path, out: Path) -> Path:
     result = _ocean("replay", str(replay), "--out", str(out))
     assert result.stdout.strip() == str(out)
+    assert result.stderr.strip().splitlines()[-1] == f"open it in a browser: {out.resolve().as_uri()}"
     return out
 
 

@@ -79,3 +79,17 @@ def test_warmup_writes_the_bytecode_ocean_bot_would_otherwise_compile_at_each_st
         header = fh.read(16)
     if int.from_bytes(header[4:8], "little") == 0:  # a timestamp pyc (SOURCE_DATE_EPOCH makes hash ones)
         assert int.from_bytes(header[8:12], "little") == source_mtime  # current, not stale
+
+
+def test_kernels_cached_says_whether_a_kernel_is_in_this_versions_cache(tmp_path):
+    # what `tune learn` asks before its first games, to say it compiles tunable-td (issue 49)
+    probe = ("from ocean.warmup import kernels_cached\n"
+             "from ocean.bots._baselines import seed_rng\n"
+             "import numpy as np\n"
+             "ref = 'ocean.bots._baselines:seed_rng'\n"
+             "before = kernels_cached(ref)\n"
+             "seed_rng(np.ones(1, dtype=np.uint64), np.int64(1))\n"
+             "print(before, kernels_cached(ref), kernels_cached(ref, 'ocean.bots.td._selfplay:learn_games'))")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, env=env, timeout=600)
+    assert out.stdout.split() == ["False", "True", "False"]

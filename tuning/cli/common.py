@@ -11,8 +11,8 @@ from typing import Callable, Optional
 
 import typer
 
-__all__ = ["STORAGE_HELP", "RAY_HELP", "fail", "user_errors", "fmt", "interval", "elo_text", "print_figures",
-           "figures_line",
+__all__ = ["STORAGE_HELP", "RAY_HELP", "fail", "user_errors", "connect_said", "fmt", "interval", "elo_text", "print_figures",
+           "figures_line", "browser_line",
            "json_text"]
 
 STORAGE_HELP = "Study database URL (default: $OCEAN_STORAGE, else sqlite:///studies/NAME.db)."
@@ -76,11 +76,20 @@ def write_page(out, write: Callable[[], dict], close: Callable[[], None]) -> dic
 
 
 def figures_line(out, pngs) -> str:
-    """The line saying a report page was written and where its figures went."""
+    """The line saying a report page was written and where its figures went, and the line
+    saying how to look at it."""
     if not pngs:
-        return f"{out} written"
+        return f"{out} written\n{browser_line(out)}"
     folder = pngs[0].parent
-    return f"{out} written, with {len(pngs)} figures in {folder}/: " + ", ".join(p.name for p in pngs)
+    return (f"{out} written, with {len(pngs)} figures in {folder}/: " + ", ".join(p.name for p in pngs)
+            + f"\n{browser_line(out)}")
+
+
+def browser_line(out) -> str:
+    """``open it in a browser: file:///...``: the page's address, to click or paste."""
+    from pathlib import Path
+
+    return f"open it in a browser: {Path(out).resolve().as_uri()}"
 
 
 def _quiet_libraries() -> None:
@@ -129,3 +138,23 @@ def print_figures(figures: dict, as_json: bool) -> None:
     else:
         for key, value in figures.items():
             typer.echo(f"{key}: {value}")
+
+
+def connect_said(address: Optional[str]) -> int:
+    """Start or join Ray (``tuning.driver.cluster.connect``), saying so (a minute on a busy
+    machine) and how long it took; nothing when this process has joined already."""
+    import os
+    import time
+
+    import ray
+
+    from tuning.driver.cluster import connect
+
+    if ray.is_initialized():
+        return connect(address)
+    where = address or os.environ.get("RAY_ADDRESS")
+    typer.echo(f"joining the Ray cluster at {where}..." if where else "starting Ray (a local instance)...", err=True)
+    start = time.perf_counter()
+    workers = connect(address)
+    typer.echo(f"Ray ready: {workers} CPUs in {time.perf_counter() - start:.1f} s", err=True)
+    return workers

@@ -9,7 +9,8 @@ from typing import Optional
 import typer
 
 from tuning.cli.bars import Bars
-from tuning.cli.common import RAY_HELP, STORAGE_HELP, fail, fmt, json_text, open_named, user_errors, write_page
+from tuning.cli.common import (RAY_HELP, STORAGE_HELP, browser_line, fail, fmt, json_text, open_named, user_errors,
+                               write_page)
 
 __all__ = ["COMMANDS", "learn"]
 
@@ -82,6 +83,7 @@ def write_report(name: str, storage: Optional[str], out) -> bool:
     written = write_page(out, lambda: write_learn_report(store, out), store.storage.close)
     typer.echo(f"{out} written" + (f", with its curve beside it: {written['pngs'][0].name}" if written["pngs"]
                                    else " (no checkpoint scored yet: no curve)"))
+    typer.echo(browser_line(out))
     return True
 
 
@@ -178,6 +180,8 @@ def _learn_and_write(name, url, games, given, start_weights, out, ray_address, t
     """Create the run from the options given (the rest: defaults), or carry the stored one on:
     options not given are the stored ones, options given must match them."""
     from ocean.bots.coefficients import save_params
+    from ocean.warmup import kernels_cached
+    from tuning.cli.common import connect_said
     from tuning.driver.cluster import connect
     from tuning.driver.learn import POLICY, LearnOptions, run_learn, starting_weights
     from tuning.driver.trust import TRUSTED, run_trust, trust_maps
@@ -207,7 +211,10 @@ def _learn_and_write(name, url, games, given, start_weights, out, ray_address, t
             # Past the target: the checkpoint reached at it (the learning curve's points), nothing played.
             cp = [c for c in store.checkpoints() if c.games <= games][-1]
         else:
-            cpus = connect(ray_address)
+            cpus = connect_said(ray_address)
+            if not kernels_cached("ocean.bots.td._selfplay:learn_games"):
+                typer.echo(f"compiling {POLICY}'s self-play kernels (once per installed version: a minute or more, "
+                           "longer on a busy machine; ocean warmup --all does it ahead)...", err=True)
             try:
                 with _Bar(name, options.games, last.games if last else 0) as bar:
                     cp = run_learn(store, options, parallel=cpus, on_round=bar.on_round, on_score=bar.on_score)

@@ -14,8 +14,8 @@ from typing import Callable, Optional
 import typer
 
 from tuning.cli.bars import Bars, counting_bar
-from tuning.cli.common import (RAY_HELP, STORAGE_HELP, elo_text, fail, figures_line, fmt, interval, json_text,
-                               user_errors, write_page)
+from tuning.cli.common import (RAY_HELP, STORAGE_HELP, connect_said, elo_text, fail, figures_line, fmt, interval,
+                               json_text, user_errors, write_page)
 from tuning.results.verdict import best_verdict_text, parts_text, point_name
 
 CODE_CHANGE_HELP = ("Go on although the code (ocean/ and tuning/) differs from the one the study's games were "
@@ -72,20 +72,32 @@ def _finished(handle) -> bool:
     return True
 
 
-def _run_study(handle, ray_address: Optional[str], programs_checked: bool = False, pool=None) -> None:
-    from tuning.driver.cluster import connect
-    from tuning.driver.programs import check_programs
-    from tuning.driver.runner import StudyRunner
+def _run_study(handle, ray_address: Optional[str], programs_checked: bool = False, pool=None,
+               created: bool = False) -> None:
+    from tuning.driver.ctrlc import CtrlC
 
-    if _finished(handle):
-        return
-    workers = connect(ray_address)
-    if not programs_checked:  # on every node: programs start, frozen ones still play as frozen
-        check_programs(handle.checked_bots, handle.spec.time_control)
-    typer.echo(f"study {handle.name}: {handle.storage.masked}, {workers} Ray CPUs, "
-               f"target {handle.target_trials} trials", err=True)
-    with _RunBars(handle.name) as bars:
-        report = StudyRunner(handle, pool=None if pool is None else pool(handle, workers), progress=bars).run()
+    try:
+        with CtrlC() as ctrl_c:
+            from tuning.driver.programs import check_programs
+            from tuning.driver.runner import StudyRunner  # seconds of imports: inside, as Ctrl-C may come
+
+            if _finished(handle):
+                return
+            workers = connect_said(ray_address)
+            ctrl_c.check()
+            if not programs_checked:  # on every node: programs start, frozen ones still play as frozen
+                check_programs(handle.checked_bots, handle.spec.time_control)
+            ctrl_c.check()
+    except KeyboardInterrupt:  # the runner takes Ctrl-C over once it runs, and says its own line
+        _interrupted_at_start(handle.name, handle.storage.masked, created=created)
+    try:
+        typer.echo(f"study {handle.name}: {handle.storage.masked}, {workers} Ray CPUs, "
+                   f"target {handle.target_trials} trials", err=True)
+        with _RunBars(handle.name) as bars:
+            report = StudyRunner(handle, pool=None if pool is None else pool(handle, workers), progress=bars).run()
+    except KeyboardInterrupt:  # before the runner took Ctrl-C over, or a second press while it stopped
+        typer.echo(f"interrupted: carry on with  tune resume {handle.name}", err=True)
+        raise typer.Exit(130) from None
     rate = report.games / report.wall_seconds if report.wall_seconds > 0 else 0.0
     typer.echo(f"this run: {report.complete} complete, {report.pruned} pruned, {report.failed} failed"
                f"{f', {report.adopted} adopted' if report.adopted else ''}; {report.games} games in "
@@ -134,39 +146,69 @@ def launch_study(spec_file: Path, *, trials: Optional[int] = None, games: Option
                  pool: Optional[Callable] = None) -> None:
     """``tune launch``. ``pool(handle, workers)``: the ``BatchPool`` the driver plays in, built
     once Ray is joined (default: the runner's own, sized to the cluster)."""
-    from tuning.storage.database import ENV_STORAGE, probe_storage, remember_storage, resolve_url
-    from tuning.storage.handle import StudyExists, create_study, open_study
+    from tuning.driver.ctrlc import CtrlC
+    from tuning.storage.database import ENV_STORAGE, mask, probe_storage, remember_storage, resolve_url
+    from tuning.storage.handle import StudyExists, create_study, open_study, study_exists
     from tuning.study.opponents import study_opponents
     from tuning.study.spec import load_spec
 
-    spec = load_spec(spec_file)
-    if trials is not None or games is not None:
-        spec = spec.with_overrides(n_trials=trials, games=games)
-    url = resolve_url(spec.name, option=storage, spec_storage=spec.storage)
-    probe_storage(url)  # reachable and a database, before Ray starts; creates nothing
-    panel, held_out = study_opponents(spec)  # every input checked before anything starts or is written
-    from tuning.driver.cluster import connect
-    from tuning.driver.programs import check_programs
-    from tuning.study.opponents import checked_bots
+    name = spec_file.stem  # until the file is read
+    handle, created = None, True
+    try:
+        with CtrlC() as ctrl_c:  # a press a finalizer swallowed still stops the start
+            spec = load_spec(spec_file)
+            name = spec.name
+            if trials is not None or games is not None:
+                spec = spec.with_overrides(n_trials=trials, games=games)
+            url = resolve_url(spec.name, option=storage, spec_storage=spec.storage)
+            probe_storage(url)  # reachable and a database, before Ray starts; creates nothing
+            if not or_resume and study_exists(spec.name, url):  # said in a second, not after Ray's start
+                raise StudyExists(f"study {spec.name!r} already exists in {mask(url)}; carry on with: "
+                                  f"tune resume {spec.name}")
+            panel, held_out = study_opponents(spec)  # every input checked before anything starts or is written
+            from tuning.driver.programs import check_programs
+            from tuning.study.opponents import checked_bots
 
-    connect(ray_address or spec.ray_address)
-    check_programs(checked_bots(spec, panel, held_out), spec.time_control)  # before the study exists
-    created = True
+            connect_said(ray_address or spec.ray_address)
+            ctrl_c.check()
+            check_programs(checked_bots(spec, panel, held_out), spec.time_control)  # before the study exists
+            ctrl_c.check()
+            try:
+                handle = create_study(spec, url)
+                typer.echo(f"study {spec.name} created in {handle.storage.masked}", err=True)
+            except StudyExists:
+                if not or_resume:
+                    raise
+                handle = open_study(spec.name, url)
+                created = False
+            if spec.storage and not storage and not os.environ.get(ENV_STORAGE):
+                remember_storage(spec.name, spec.storage)  # `tune status NAME` and the rest find it
+            if not created:
+                handle.check_code(allow_change=False, command="tune launch --or-resume")
+            ctrl_c.check()
+    except BaseException as exc:
+        where = None if handle is None else handle.storage.masked
+        if handle is not None:
+            handle.close()
+        if isinstance(exc, KeyboardInterrupt):
+            _interrupted_at_start(name, where, created=created)
+        raise
     try:
-        handle = create_study(spec, url)
-    except StudyExists:
-        if not or_resume:
-            raise
-        handle = open_study(spec.name, url)
-        created = False
-    if spec.storage and not storage and not os.environ.get(ENV_STORAGE):
-        remember_storage(spec.name, spec.storage)  # `tune status NAME` and the rest find it
-    try:
-        if not created:
-            handle.check_code(allow_change=False, command="tune launch --or-resume")
-        _run_study(handle, ray_address or spec.ray_address, programs_checked=created, pool=pool)
+        _run_study(handle, ray_address or spec.ray_address, programs_checked=created, pool=pool, created=created)
     finally:
         handle.close()
+
+
+def _interrupted_at_start(name: str, where: Optional[str], *, created: bool) -> None:
+    """Ctrl-C before the runner started: one line saying what is stored (``where``: the study's
+    database, None if it was not created) and how to go on; exit 130."""
+    if where is None:
+        typer.echo(f"interrupted while starting: study {name} was not created; launch it again when ready",
+                   err=True)
+        raise typer.Exit(130)
+    done = f"was created in {where}, no trial started yet" if created else f"is in {where}, as it was"
+    typer.echo(f"interrupted while starting: study {name} {done}; carry on with  tune resume {name}", err=True)
+    raise typer.Exit(130)
 
 
 @user_errors
@@ -331,7 +373,6 @@ def validate(
     the one given: results at each are kept); choose the best on one half of the maps, judge it on
     the other and head to head against the defaults: 'gain' needs all three (with the held-out
     opponents), else 'no gain shown'."""
-    from tuning.driver.cluster import connect
     from tuning.results.validation import validate_study
     from tuning.storage.database import resolve_url
     from tuning.storage.handle import open_study
@@ -344,7 +385,7 @@ def validate(
     try:
         handle.check_code(allow_change=allow_code_change, command="tune validate")
         time = _time_control(handle.spec.time_control, turn_ms, first_turn_ms, time_scale, machine_scale)
-        connect(ray_address)
+        connect_said(ray_address)
         check_programs(handle.checked_bots, time)
         bars, progress = counting_bar(f"{name} validation games")
         with bars:
@@ -432,6 +473,19 @@ def export(
     except OSError as exc:
         fail(f"cannot write {out}: {exc.strerror}")
     typer.echo(f"{point_name(number)} of {name} written to {out}", err=True)
+    typer.echo(f"next: {_export_next(out, fmt, program, policy)}", err=True)
+
+
+def _export_next(out: Path, fmt: str, program: bool, policy: str) -> str:
+    """What to do with an exported file: play it, or put it into the program it came from."""
+    if fmt == "toml" and not program:
+        return (f"play it as a CodinGame program: ocean bot --params {out}; or against its defaults: "
+                f"ocean arena --bots params:{out},{policy} --games 100")
+    if fmt == "cpp":
+        return f"#include \"{out.name}\" in your bot's source and rebuild it"
+    if program and fmt in ("args", "env"):
+        return f"start your program with the {'arguments' if fmt == 'args' else 'environment'} in {out}"
+    return f"read the values from {out} into your bot"
 
 
 @user_errors

@@ -35,7 +35,7 @@ from tuning.study.space import SearchSpace, build_space
 from tuning.study.spec import StudySpec, parse_spec
 from tuning.storage.teststore import refuse_test_name
 
-__all__ = ["StudyExists", "StudyHandle", "create_study", "open_study", "package_version", "ATTR_SPEC",
+__all__ = ["StudyExists", "StudyHandle", "create_study", "open_study", "study_exists", "package_version", "ATTR_SPEC",
            "ATTR_PANEL", "ATTR_TARGET"]
 
 ATTR_SPEC = "ocean_spec"  # the study file, minus storage and Ray address
@@ -220,6 +220,20 @@ def _seeded(spec: StudySpec) -> StudySpec:
 def _held_out(study: optuna.Study) -> list[BotSpec] | None:
     data = study.user_attrs.get(ATTR_VALIDATION_PANEL)
     return None if data is None else panel_from_json(data)
+
+
+def study_exists(name: str, url: str) -> bool:
+    """Whether study ``name`` is at ``url``, fully created (read only: creates no database, table
+    or study). ``tune launch`` asks before it starts Ray, which takes a minute on a busy machine."""
+    try:
+        storage = open_storage(url, must_exist=True)
+    except StudyNotFound:
+        return False
+    try:
+        return name in _study_names(storage) and \
+            _complete(optuna.load_study(study_name=name, storage=storage.optuna), storage)
+    finally:
+        storage.close()
 
 
 def open_study(name: str, url: str) -> StudyHandle:

@@ -354,11 +354,12 @@ class StudySpec(_Strict):
     def with_overrides(self, *, n_trials: int | None = None, games: int | None = None) -> StudySpec:
         """The spec with ``--trials``/``--games`` applied (validated again)."""
         data = self.model_dump()
-        if n_trials is not None:
-            data["n_trials"] = n_trials
-        if games is not None:
-            data["games_per_opponent"] = games
-        return parse_spec(data, source="options")
+        spec = self
+        for option, key, value in (("--trials", "n_trials", n_trials), ("--games", "games_per_opponent", games)):
+            if value is not None:  # an error names the option the user typed (and the key it sets)
+                data[key] = value
+                spec = parse_spec(data, source=f"{option} {value}")
+        return spec
 
     def stored(self) -> dict:
         """The spec as stored with the study: without storage and Ray address, which belong to a

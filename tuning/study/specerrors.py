@@ -1,6 +1,7 @@
 """A study file's validation errors as one line each: the key as the user wrote it, and what is allowed there."""
 from __future__ import annotations
 
+import difflib
 import typing
 from typing import Any
 
@@ -11,11 +12,19 @@ __all__ = ["first_error"]
 
 def first_error(exc: ValidationError, root: type[BaseModel]) -> str:
     """One line for the first validation error of ``root`` (a study file's model): the key, and what is allowed there."""
-    err = exc.errors(include_url=False)[0]
+    errors = exc.errors(include_url=False)
+    err = errors[0]
+    if err["type"] == "missing":
+        # A mistyped key is both a missing key and an unknown one: name the one the user wrote.
+        err = next((e for e in errors if e["type"] == "extra_forbidden"), err)
     loc = _loc(err["loc"])
     kind, msg = err["type"], err["msg"]
     if kind == "extra_forbidden":
         allowed = _allowed_keys(root, err["loc"][:-1])
+        close = difflib.get_close_matches(str(err["loc"][-1]), allowed, n=1, cutoff=0.6)
+        if close:
+            table = _loc(err["loc"][:-1])
+            return f"unknown key '{loc}'; did you mean '{table + '.' if table else ''}{close[0]}'?"
         return f"unknown key '{loc}'" + (f"; allowed here: {', '.join(allowed)}" if allowed else "")
     if kind == "missing":
         return f"missing key '{loc}'"

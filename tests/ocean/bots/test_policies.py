@@ -152,6 +152,11 @@ def test_the_panel_holds_six_distinct_frozen_bots_with_stable_names():
     assert resolve_bot("hunter").name == "hunter-v2"  # the highest version
     with pytest.raises(ValueError, match="unknown bot"):
         resolve_bot("hunter-v9")
+    # a near miss is named (issue 49), a far one is not guessed at
+    with pytest.raises(ValueError, match=r"unknown bot 'stelth'; did you mean 'stealth'\? choose one of: "):
+        resolve_bot("stelth")
+    with pytest.raises(ValueError, match=r"unknown bot 'nobody'; choose one of: "):
+        resolve_bot("nobody")
 
 
 def test_frozen_panel_bots_still_play_exactly_as_when_they_were_frozen():

@@ -178,9 +178,11 @@ def test_a_malformed_study_file_writes_nothing_to_postgres(tmp_path, monkeypatch
 
 
 def test_bad_options_are_one_line_and_write_nothing(tmp_path, monkeypatch, empty_pg):
-    for extra, words in ((["--games", "0"], "games_per_opponent: input should be greater than or equal to 2"),
-                         (["--games", "5"], "must be even"),
-                         (["--trials", "0"], "n_trials: input should be greater than or equal to 1")):
+    # the option the user typed is named, beside the key it sets (issue 49)
+    for extra, words in ((["--games", "0"], "--games 0: games_per_opponent: input should be greater than or equal to 2"),
+                         (["--games", "-10"], "error: --games -10: games_per_opponent: input should be greater than"),
+                         (["--games", "5"], "--games 5: games_per_opponent = 5 must be even"),
+                         (["--trials", "0"], "--trials 0: n_trials: input should be greater than or equal to 1")):
         _one_line(_launch(tmp_path, monkeypatch, GOOD, "--storage", empty_pg, *extra), words)
     assert _tables(empty_pg) == []
 

@@ -180,14 +180,25 @@ def test_the_pilot_counts_who_was_disqualified_and_says_when_games_were_mostly_d
 
 def test_a_bot_that_plays_well_inside_its_time_gets_no_warning(binaries, ray_cluster):
     knob, thinker = binaries
-    # It waits min(turn_ms, 40) = 30 ms a turn, all of it: its answers are most of a game's cost.
-    # It sleeps rather than spins, so it answers on time on a busy machine too.
+    # It waits min(turn_ms, 40) = 30 ms a turn, all of it, sleeping rather than spinning. What a
+    # loaded machine cannot change is asserted (issue 49): a sleep is never shorter than asked, so
+    # it is seen spending its time, and nothing is said of disqualifications or of a bot that does
+    # not spend its time. Whether a shorter turn_ms pays (its answers' share of a game's cost) and
+    # whether its answers came back within 1.5 x 30 ms are wall-clock shares the load moves (start-up
+    # costs CPU, a sleeper wakes late on a busy machine): the judgement on given figures is
+    # test_the_words_on_a_shorter_turn_follow_the_figures's.
     spec = _program_spec("follows", f"{thinker} --turn-ms {{turn_ms}} --sleep -- {knob} --skill {{skill}} "
                                     "--seed {game_seed}", turn_ms=30)
     measured = pilot(spec, resolve_panel(spec.panel), 2, 2, _pool(spec))
+    tuned = measured.tuned()
+    assert tuned["told"]["turn_ms"] == 30 and tuned["disqualified"] == 0
+    assert tuned["answer_ms"]["mean"] >= 30  # above SPARE_TIME x 30 however busy the machine
     result = plan(spec, measured, 1, 1)
-    assert result["shorter_turn_cheaper"] is True and result["warnings"] == []
     assert result["own_disqualified_rate"] == 0.0 and result["mostly_disqualified"] is False
+    assert not [w for w in result["warnings"] if "shorter turn_ms" not in w], result["warnings"]
+    assert not [w for w in result["warnings"] if "well inside" in w or "whatever it is told" in w], result["warnings"]
+    # the verdict and its words agree: no warning exactly when a shorter turn_ms pays
+    assert (result["shorter_turn_cheaper"] is True) == (result["warnings"] == [])
 
 
 def _measure(kind="panel", time=TimeControl(5, 1000, 1.0), *, mean=9.0, cost=1.2, start=1.05, later=0.1,

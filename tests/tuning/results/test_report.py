@@ -55,6 +55,7 @@ def test_the_report_writes_the_page_and_every_figure_as_a_non_blank_png(reported
     work, written, _ = reported
     # the figures in a folder beside the page (a loop leaves one folder, not six files), and inside it
     assert written.stdout.startswith("report.html written, with 6 figures in report_figures/: history.png")
+    assert written.stdout.strip().splitlines()[-1] == f"open it in a browser: {(work / 'report.html').resolve().as_uri()}"
     assert not list(work.glob("report_*.png"))
     page = (work / "report.html").read_text()
     assert "http://" not in page and "https://" not in page  # nothing to fetch: opens offline

@@ -23,7 +23,7 @@ import ray
 
 from tuning.errors import TuningError
 
-__all__ = ["check_programs", "check_on_this_node", "check_shipped", "node_name", "bot_problems"]
+__all__ = ["check_programs", "check_nodes", "check_on_this_node", "check_shipped", "node_name", "bot_problems"]
 
 _CHECK_SEED = 1  # the map the start check shows a program
 
@@ -135,17 +135,19 @@ def check_shipped(specs: Sequence, time_control=None) -> list[str]:
     return problems
 
 
-_check_task = ray.remote(num_cpus=1, max_retries=0)(check_on_this_node)
+def _node_report(programs: Sequence, time_control=None, shipments: Mapping | None = None) -> tuple[str, list[str]]:
+    """(this node's name, ``check_on_this_node``'s problems)."""
+    return node_name(), check_on_this_node(programs, time_control, shipments)
 
 
-def check_programs(programs: Sequence, time_control=None) -> None:
+_check_task = ray.remote(num_cpus=1, max_retries=0)(_node_report)
+
+
+def check_nodes(programs: Sequence, time_control=None) -> tuple[list[tuple[str, list[str]]], dict]:
     """Ship ``programs`` to the cluster's nodes if it has any but the driver's own
     (``tuning.driver.shipping``), then run ``check_on_this_node`` on every alive Ray node with
-    CPUs; raises ``TuningError`` with the first problem (and how many more): a program too big
-    to ship, or a node that cannot run one. Ray must be connected. Nothing to do without
-    programs."""
-    if not programs:
-        return
+    CPUs: ([(node's name, its problems)], the shipments by program). ``TuningError`` for a
+    program too big to ship. Ray must be connected."""
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
     from tuning.driver.shipping import shipments_for
@@ -154,7 +156,15 @@ def check_programs(programs: Sequence, time_control=None) -> None:
     nodes = [n for n in ray.nodes() if n.get("Alive") and n.get("Resources", {}).get("CPU", 0) >= 1]
     refs = [_check_task.options(scheduling_strategy=NodeAffinitySchedulingStrategy(n["NodeID"], soft=False))
             .remote(list(programs), time_control, shipments) for n in nodes]
-    problems = [p for found in ray.get(refs) for p in found]
+    return list(ray.get(refs)), shipments
+
+
+def check_programs(programs: Sequence, time_control=None) -> None:
+    """``check_nodes``, raising ``TuningError`` with the first problem (and how many more): a
+    program too big to ship, or a node that cannot run one. Nothing to do without programs."""
+    if not programs:
+        return
+    problems = [p for _, found in check_nodes(programs, time_control)[0] for p in found]
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise TuningError(problems[0] + more)

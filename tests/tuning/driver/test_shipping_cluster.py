@@ -57,14 +57,35 @@ _DRIVER = textwrap.dedent("""
 """)
 
 
+STUDY = textwrap.dedent("""
+    name = "shipped"
+    n_trials = 2
+    panel = ["random"]
+    seed_bank = {{ start = 1, count = 2 }}
+    timeout_scale = 20
+    [bot]
+    command = "{command} --skill {{skill}} --seed {{game_seed}}"
+    cwd = "mybot"
+    [search]
+    skill = {{ low = 0.9, high = 1.0 }}
+""")
+
+
 def _bot(folder, runner: str):
-    """A program's folder: knob.py beside a wrapper that runs it with ``runner``, from its cwd."""
+    """A program's folder: knob.py beside a wrapper that runs it with ``runner``, from its cwd
+    (a copy of the wrapper kept beside the folder, for its size)."""
     folder.mkdir()
     (folder / "knob.py").write_bytes(KNOB.read_bytes())
     wrapper = folder / "mybot"
     wrapper.write_text(f"#!/bin/sh\nexec {runner} knob.py \"$@\"\n")
     wrapper.chmod(0o755)
+    (folder.parent / "mybot.sh").write_bytes(wrapper.read_bytes())
     return folder
+
+
+def _tune(env, cwd, *args):
+    return subprocess.run([sys.executable, "-m", "tuning", *args], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=300)
 
 
 def _runtime(tmp_path):
@@ -88,8 +109,16 @@ def test_a_worker_node_plays_a_program_from_its_shipped_copy(tmp_path, monkeypat
     folder = _bot(tmp_path / "mybot", sys.executable)
     monkeypatch.setenv("TUNE_PROGRAM_CACHE", str(tmp_path / "head-cache"))
     worker_cache = tmp_path / "worker-cache"
+    (tmp_path / "s.toml").write_text(STUDY.format(command="./mybot"))
     with two_nodes({"TUNE_PROGRAM_CACHE": str(worker_cache)}) as (address, env):
+        checked = _tune(env, tmp_path, "check", "s.toml", "--ray-address", address, "--json")
         out = _drive(address, env, "./mybot --skill {skill} --seed {game_seed}", folder, worker_cache)
+    assert checked.returncode == 0, checked.stderr[-2000:]
+    data = json.loads(checked.stdout.strip().splitlines()[-1])
+    assert data["ok"] and data["shipped"] == [{"program": "program", "files": 2,
+                                               "bytes": len(KNOB.read_bytes()) + len((folder.parent / "mybot.sh"
+                                                                                      ).read_bytes())}]
+    assert len(data["nodes"]) == 2 and all(n["problems"] == [] for n in data["nodes"])
     assert out == {"games": 4, "errors": [], "nodes": 2, "shipped": 1}  # played with the original gone
     assert not folder.exists()
     for cache in (tmp_path / "head-cache", worker_cache):  # unpacked once on each node, and checked there
@@ -106,26 +135,18 @@ def test_a_node_without_the_programs_runtime_refuses_in_one_line_naming_it(tmp_p
     monkeypatch.setenv("PATH", f"{runtime}:{bare_path}")  # the head node (and the driver) have it
     monkeypatch.setenv("TUNE_PROGRAM_CACHE", str(tmp_path / "head-cache"))
     worker_cache = tmp_path / "worker-cache"
-    (tmp_path / "s.toml").write_text(textwrap.dedent("""
-        name = "runtime"
-        n_trials = 2
-        panel = ["random"]
-        seed_bank = { start = 1, count = 2 }
-        timeout_scale = 20
-        [bot]
-        command = "knobvm knob.py --skill {skill} --seed {game_seed}"
-        cwd = "mybot"
-        [search]
-        skill = { low = 0.9, high = 1.0 }
-    """))
+    (tmp_path / "s.toml").write_text(STUDY.format(command="knobvm knob.py"))
     storage = f"sqlite:///{tmp_path}/s.db"
     with two_nodes({"TUNE_PROGRAM_CACHE": str(worker_cache), "PATH": bare_path}) as (address, env):
-        refused = subprocess.run([sys.executable, "-m", "tuning", "launch", "s.toml", "--storage", storage,
-                                  "--ray-address", address], cwd=tmp_path, env=env, capture_output=True, text=True,
-                                 timeout=300)
+        checked = _tune(env, tmp_path, "check", "s.toml", "--ray-address", address)
+        refused = _tune(env, tmp_path, "launch", "s.toml", "--storage", storage, "--ray-address", address)
         # a node that joins mid-study refuses at its first game just the same (the start check skipped)
         mid = _drive(address, env, "knobvm knob.py --skill {skill} --seed {game_seed}", folder, worker_cache,
                      check="skip")
+    assert checked.returncode == 2 and checked.stderr.count("\n") == 1, checked.stderr[-2000:]
+    verdicts = sorted(line.rsplit(": ", 1)[1] for line in checked.stdout.splitlines() if line.startswith("node "))
+    assert verdicts == ["1 problem(s)", "ok"], checked.stdout  # the head has the runtime, the worker not
+    assert checked.stdout.splitlines()[0].startswith("shipped program 'program': 2 files")
     assert refused.returncode == 2, refused.stderr[-2000:]
     lines = refused.stderr.strip().splitlines()
     assert len(lines) == 1, lines

@@ -112,10 +112,34 @@ def test_a_frozen_program_files_fingerprint_is_the_same_from_the_shipped_copy(tm
     assert files_fingerprint(there.files) == program.fingerprint
 
 
-def test_a_cache_of_another_user_is_refused_in_one_line(tmp_path, monkeypatch):
-    cache = tmp_path / "theirs"
-    cache.mkdir()
-    os.chown(cache, 12345, 12345) if os.getuid() == 0 else pytest.skip("needs root to give a folder away")
-    monkeypatch.setenv(shipping.ENV_PROGRAM_CACHE, str(cache))
-    with pytest.raises(TuningError, match="is not a folder of this user's"):
+def test_a_cache_that_is_not_this_users_own_folder_is_refused_in_one_line(tmp_path, monkeypatch):
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "elsewhere")  # a link planted where the cache goes
+    monkeypatch.setenv(shipping.ENV_PROGRAM_CACHE, str(tmp_path / "link"))
+    with pytest.raises(TuningError, match="is not a folder of this user's; remove it or set TUNE_PROGRAM_CACHE"):
         shipping.cache_root()
+
+
+def test_a_program_whose_folder_is_missing_is_one_line(tmp_path):
+    with pytest.raises(TuningError) as err:
+        pack(ProgramSpec("./bot", cwd=str(tmp_path / "gone")), who="program 'mine'")
+    assert str(err.value) == (f"program 'mine': its folder {tmp_path / 'gone'} does not exist on this machine "
+                              "(the driver's), so it cannot be shipped to the cluster's nodes")
+
+
+def test_a_node_gives_back_the_newest_copy_it_holds_of_a_program(tmp_path, monkeypatch):
+    folder = _bot_folder(tmp_path)
+    program = ProgramSpec("./bot.sh", cwd=str(folder))
+    key = shipping.program_key(program)
+    monkeypatch.setenv(shipping.ENV_PROGRAM_CACHE, str(tmp_path / "node"))
+    assert shipping.held_copy(key) is None
+    digest, data, size, files = pack(program)
+    shipping._landed.clear()
+    unpacked(Shipment(digest, "ref", size, files), fetch=lambda ref: data, key=key)
+    (folder / "data" / "weights.txt").write_text("4 5 6\n")  # the program changed, shipped again
+    newer, data2, _, _ = pack(program)
+    unpacked(Shipment(newer, "ref", size, files), fetch=lambda ref: data2, key=key)
+    when, held, back = shipping.held_copy(key)
+    assert (held, back) == (newer, data2)
+    assert shipping._digest_of(back) == (newer, size, files)  # the driver checks the copy is as shipped
+    assert shipping.held_copy(shipping.program_key(ProgramSpec("./other", cwd=str(folder)))) is None

@@ -126,6 +126,7 @@ def _members(tops: Sequence[tuple[str, bool]], limit: int, who: str) -> list[tup
         if os.path.isdir(top):
             paths = []
             for folder, subfolders, names in os.walk(top):
+                seen.setdefault(folder, folder.lstrip("/") + "/")  # folders too: an empty one may be needed
                 subfolders[:] = sorted(d for d in subfolders if not (skip and _skipped(d)))
                 paths += [os.path.join(folder, n) for n in sorted(names) if not (skip and _skipped(n))]
         else:
@@ -177,16 +178,19 @@ def pack(program, *, limit: int | None = None, who: str | None = None) -> tuple[
     size = 0
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=6) as archive:
         for name, path in members:
-            with open(path, "rb") as fh:
-                data = fh.read()
-            mode = 0o755 if os.stat(path).st_mode & stat.S_IXUSR else 0o644
+            folder = name.endswith("/")
+            data = b""
+            if not folder:
+                with open(path, "rb") as fh:
+                    data = fh.read()
+            mode = 0o755 if folder or os.stat(path).st_mode & stat.S_IXUSR else 0o644
             info = zipfile.ZipInfo(name, date_time=_STAMP)
-            info.external_attr = (stat.S_IFREG | mode) << 16
-            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = ((stat.S_IFDIR if folder else stat.S_IFREG) | mode) << 16
+            info.compress_type = zipfile.ZIP_STORED if folder else zipfile.ZIP_DEFLATED
             archive.writestr(info, data)
             digest.update(f"{name}\x00{mode:o}\x00".encode() + hashlib.sha256(data).digest())
             size += len(data)
-    return digest.hexdigest()[:24], buffer.getvalue(), size, len(members)
+    return digest.hexdigest()[:24], buffer.getvalue(), size, sum(not n.endswith("/") for n, _ in members)
 
 
 # --- the driver: which programs ship, packed once per run -------------------------------------
@@ -306,10 +310,13 @@ def _sweep(root: str) -> None:
 def _unpack(data: bytes, into: str) -> None:
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         for info in archive.infolist():
-            parts = info.filename.split("/")
+            parts = info.filename.rstrip("/").split("/")
             if info.filename.startswith("/") or ".." in parts or "" in parts:
                 raise TuningError(f"a shipped program holds a bad path {info.filename!r}")
             path = os.path.join(into, *parts)
+            if info.is_dir():
+                os.makedirs(path, exist_ok=True)
+                continue
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with archive.open(info) as src, open(path, "wb") as dst:
                 shutil.copyfileobj(src, dst)
@@ -392,7 +399,7 @@ def _digest_of(data: bytes) -> tuple[str, int, int]:
             mode = (info.external_attr >> 16) & 0o777
             digest.update(f"{info.filename}\x00{mode:o}\x00".encode() + hashlib.sha256(content).digest())
             size += len(content)
-    return digest.hexdigest()[:24], size, len(infos)
+    return digest.hexdigest()[:24], size, sum(not info.is_dir() for info in infos)
 
 
 def _from_nodes(spec, who: str) -> Shipment:
@@ -466,10 +473,8 @@ def once_per_node(spec, what: str, check: Callable[[], list[str]], *, fresh: boo
     leaves a mark (beside the program's unpacked files) the others and later workers read.
     ``what``: what else the check depends on (the time control); ``fresh``: check even if
     marked (before a study starts), marking again if clean."""
-    folder = spec.program.cwd
-    while os.path.basename(folder) != _TREE and os.path.dirname(folder) != folder:
-        folder = os.path.dirname(folder)
-    home = os.path.dirname(folder)
+    root = cache_root()
+    home = os.path.join(root, os.path.relpath(spec.program.cwd, root).split("/")[0])  # the copy's digest folder
     key = hashlib.sha256((program_key(spec.program) + "\x00" + what).encode()).hexdigest()[:16]
     mark = os.path.join(home, f"checked-{key}")
     if not fresh and (mark in _node_checked or os.path.exists(mark)):

@@ -23,6 +23,7 @@ def _bot_folder(root):
     (folder / ".git").mkdir()
     (folder / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
     (folder / "study.db").write_bytes(b"\0" * 1000)
+    (folder / "logs").mkdir()  # empty: the program writes there
     return folder
 
 
@@ -51,6 +52,7 @@ def test_a_folder_packs_to_the_same_bytes_and_unpacks_where_the_program_starts_f
     assert argv[0] == "./bot.sh" and argv[2] == os.path.join(home, "tree", str(extra).lstrip("/"))
     assert argv[3:] == ["--seed", "{game_seed}"]  # placeholders stay placeholders
     assert open(argv[2], "rb").read() == b"opening book"
+    assert os.listdir(os.path.join(there.cwd, "logs")) == []  # an empty folder travels too
     out = subprocess.run([argv[0]], cwd=there.cwd, capture_output=True, text=True, check=True)  # still executable
     assert out.stdout.strip() == there.cwd
 

@@ -145,3 +145,40 @@ def test_a_node_gives_back_the_newest_copy_it_holds_of_a_program(tmp_path, monke
     assert (held, back) == (newer, data2)
     assert shipping._digest_of(back) == (newer, size, files)  # the driver checks the copy is as shipped
     assert shipping.held_copy(shipping.program_key(ProgramSpec("./other", cwd=str(folder)))) is None
+
+
+def test_a_frozen_program_is_checked_from_its_shipped_copy_and_a_changed_copy_refused(tmp_path, monkeypatch,
+                                                                                      ray_cluster):
+    import dataclasses
+
+    import ray
+
+    from ocean.bots import PROGRAM, BotSpec
+    from ocean.fingerprint import program_fingerprint
+    from tests.programs.build import HERE
+    from tuning.driver.programs import check_on_this_node
+
+    folder = tmp_path / "knob"
+    folder.mkdir()
+    (folder / "knob.py").write_bytes((HERE / "knob.py").read_bytes())
+    program = ProgramSpec(f"{shlex.quote(sys.executable)} knob.py --skill 0.8 --seed {{game_seed}}", cwd=str(folder))
+    fingerprint, _ = program_fingerprint(BotSpec("knob", PROGRAM, {}, program))
+    frozen = BotSpec("knob-v1", PROGRAM, {}, dataclasses.replace(program, fingerprint=fingerprint))
+    monkeypatch.setenv(shipping.ENV_PROGRAM_CACHE, str(tmp_path / "node"))
+    shipping._landed.clear()
+
+    def shipped():
+        digest, data, size, files = pack(frozen.program)
+        return {shipping.program_key(frozen.program): Shipment(digest, ray.put(data), size, files)}
+
+    assert check_on_this_node([frozen], None, shipped()) == []
+    (digest,) = os.listdir(tmp_path / "node")
+    assert any(n.startswith("checked-") for n in os.listdir(tmp_path / "node" / digest))  # the node's workers skip it
+    # the copy a node gets plays otherwise (as another runtime would make it): refused, naming the node
+    knob = (folder / "knob.py").read_text()
+    changed = knob.replace('skill = skill_value(given["--skill"], "--skill")', "skill = 0.3")
+    assert changed != knob
+    (folder / "knob.py").write_text(changed)
+    (problem,) = check_on_this_node([frozen], None, shipped())
+    assert problem.startswith("node ") and "panel program 'knob-v1'" in problem
+    assert "plays differently than when it was frozen" in problem and "\n" not in problem

@@ -138,6 +138,9 @@ def test_a_node_gives_back_the_newest_copy_it_holds_of_a_program(tmp_path, monke
     digest, data, size, files = pack(program)
     shipping._landed.clear()
     unpacked(Shipment(digest, "ref", size, files), fetch=lambda ref: data, key=key)
+    same_files = shipping.program_key(ProgramSpec("./bot.sh --fast", cwd=str(folder)))  # another bot, one copy
+    unpacked(Shipment(digest, "ref", size, files), fetch=lambda ref: pytest.fail("fetched twice"), key=same_files)
+    assert shipping.held_copy(same_files)[1:] == (digest, data)
     (folder / "data" / "weights.txt").write_text("4 5 6\n")  # the program changed, shipped again
     newer, data2, _, _ = pack(program)
     unpacked(Shipment(newer, "ref", size, files), fetch=lambda ref: data2, key=key)

@@ -1,6 +1,7 @@
 """Programs on a real Ray cluster of ``ray start`` nodes (``tuning.driver.shipping``): a worker
-node plays a program from the copy shipped to it, not from the driver's folder, and a node
-without the program's runtime refuses in one line naming it, before a study and mid-study."""
+node plays a program from the copy shipped to it, not from the driver's folder (``tune check``,
+``tune test``, ``tune plan``'s pilot, then a batch with the folder gone); and a node without the
+program's runtime refuses in one line naming it, before a study and mid-study."""
 import json
 import os
 import re
@@ -124,7 +125,11 @@ def test_a_worker_node_plays_a_program_from_its_shipped_copy(tmp_path, monkeypat
                        knob.replace("{skill}", "0.3"), "--cwd", "mybot", "--max-games", "8", "--batch-pairs", "1",
                        "--time-scale", "20", "--ray-address", address, "--storage",
                        f"sqlite:///{tmp_path}/t.db", "--json")
+        planned = _tune(env, tmp_path, "plan", "s.toml", "--pilot-pairs", "2", "--ray-address", address, "--json")
         out = _drive(address, env, "./mybot --skill {skill} --seed {game_seed}", folder, worker_cache)
+    assert planned.returncode == 0, planned.stderr[-2000:]
+    pilot = json.loads(planned.stdout.strip().splitlines()[-1])  # the pilot's games, played from shipped copies
+    assert pilot["source"] == "pilot" and pilot["games_measured"] == 2 * 2 and pilot["disqualified_share"] == 0.0
     assert tested.returncode == 0, tested.stderr[-2000:]
     assert json.loads(tested.stdout.strip().splitlines()[-1])["games"] == 8
     assert checked.returncode == 0, checked.stderr[-2000:]

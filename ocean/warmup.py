@@ -316,7 +316,7 @@ def _warm_up(log: Callable[[str], None], processes: int, all_bots: bool) -> dict
     for name in remove_stale():
         log(f"removed the kernel cache of another version, unused for {STALE_DAYS:.0f} days: {name}")
     if processes > 1 and not _cached(_every_family(all_bots)):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), _cpu_seconds()
         log("compiling the kernels into the cache (once per installed version; about 30 s on 2 idle cores): "
             "a helper process compiles the tracker's steps, the rules, the games loop and the small bot kernels, "
             "while this one compiles:")
@@ -334,7 +334,7 @@ def _warm_up(log: Callable[[str], None], processes: int, all_bots: bool) -> dict
             side.wait()
             log(f"  the helper process finished its share ({time.perf_counter() - start:.1f} s after it started)")
         spent["parallel compile"] = round(time.perf_counter() - start, 2)
-        log(f"parallel compile (2 processes): {spent['parallel compile']:.1f} s")
+        log(f"parallel compile (2 processes): {spent['parallel compile']:.1f} s ({_cpu_since(cpu)})")
     for name, step in STEPS + ((FIRST_USE_STEP,) if all_bots else ()):
         start = time.perf_counter()
         log(f"{name}: loading its kernels (compiling what the cache lacks) ...")
@@ -342,12 +342,26 @@ def _warm_up(log: Callable[[str], None], processes: int, all_bots: bool) -> dict
         spent[name] = round(time.perf_counter() - start, 2)
         log(f"{name}: {spent[name]:.1f} s")
     log(f"{AOT_STEP}: building the modules this version and CPU lack ...")
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), _cpu_seconds()
     _ahead_of_time(_compiled_policies(all_bots), log, processes)
     _byte_compile()
     spent[AOT_STEP] = round(time.perf_counter() - start, 2)
-    log(f"{AOT_STEP}: {spent[AOT_STEP]:.1f} s")
+    log(f"{AOT_STEP}: {spent[AOT_STEP]:.1f} s ({_cpu_since(cpu)})")
     return spent
+
+
+def _cpu_seconds() -> tuple[float, float]:
+    """CPU seconds of this process and of its children waited for (the helper processes, the C
+    compiler): what to read on a shared machine, where the wall clock counts others' work."""
+    import resource
+
+    me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime, children.ru_utime + children.ru_stime
+
+
+def _cpu_since(before: tuple[float, float]) -> str:
+    me, children = (now - then for now, then in zip(_cpu_seconds(), before))
+    return f"CPU {me:.1f} s here, {children:.1f} s in helper processes and the C compiler"
 
 
 AOT_STEP = "bot programs ahead of time (ocean bot's first answer)"

@@ -1,12 +1,12 @@
-"""``ocean bot``'s kernels compiled ahead of time: one extension module per policy, loaded with
-NumPy alone, so that a bot program answers its first turn without importing Numba.
+"""``ocean bot``'s kernels compiled ahead of time: extension modules loaded with NumPy alone, so
+that a bot program answers its first turn without importing Numba.
 
 Where ``ocean bot``'s first answer went (idle machine, before): Python and the command line
 (Typer, Rich, every command's imports) about 250 ms, importing Numba about 170 ms, loading the
 cached kernels about 115 ms (Numba's typing and target contexts, then each library's machine
 code). ``ocean warmup`` now also compiles, with Numba's AOT compiler (``numba.pycc``), the
 kernels ``ocean bot`` calls (the policy's start, reset and turn slots, the rules' ``start_game``
-and ``play_line``, ``build_board_kernel``, ``seed_rng``) into one module per policy it warms up
+and ``play_line``, ``build_board_kernel``, ``seed_rng``) into modules for the policies it warms up
 (``--all``: every policy), kept in this version's cache folder (``ocean._cache``) per CPU.
 The module's functions call the very kernels the games loop calls, through the same Numba
 pipeline, for this machine's CPU: ``ocean bot`` plays the same lines with either (the tests

@@ -186,6 +186,13 @@ def _pilot(spec: StudySpec, panel: list, pairs: int, workers: int, pool, progres
         if progress:
             progress(sum(games.values()), total)
 
+    # Each worker loads (or, on a new version, compiles) the kernels at its first batch: one map
+    # a worker first, not timed and not counted, so the rate is a study's, not its first
+    # minute's (issue 49: 5.4 games/s cold, then 38.6 and 79.9 for the same plan).
+    warm = plan_batches(trial=REFERENCE_TRIAL, phase="train", panel=panel[:1], seeds=seeds[:max(1, workers)],
+                        batch_pairs=1)
+    play_all(pool, warm, lambda batch: params, lambda batch, result: None,
+             lambda batch: f"pilot warm-up games against {batch.opponent.name}")
     start = clock.perf_counter()
     play_all(pool, pending, lambda batch: params, measure, lambda batch: f"pilot games against {batch.opponent.name}")
     wall = clock.perf_counter() - start

@@ -27,8 +27,11 @@ def test_a_pilot_plays_the_defaults_and_measures_their_spread():
     spec = parse_spec(tiny_spec_dict(seed_bank={"start": 100, "count": 40}))
     pool = FakePool(p_win=lambda p: 0.5)
     measured = pilot(spec, resolve_panel(spec.panel), 20, 2, pool)
-    assert {b.trial for b in pool.submitted} == {0} and len(pool.submitted) >= 4  # two batches a worker at least
-    assert sum(b.games for b in pool.submitted) == measured.games == 2 * 2 * 20
+    # first a map on each worker, not timed nor counted (the kernels load at a worker's first batch)
+    warm, timed = pool.submitted[:2], pool.submitted[2:]
+    assert [(b.opponent.name, b.games) for b in warm] == [("random", 2), ("random", 2)]
+    assert {b.trial for b in pool.submitted} == {0} and len(timed) >= 4  # two batches a worker at least
+    assert sum(b.games for b in timed) == measured.games == 2 * 2 * 20
     assert 0.2 < measured.pair_sd < 0.6 and measured.diff_sd == pytest.approx(math.sqrt(2) * measured.pair_sd)
     assert not measured.diff_sd_measured and measured.games_per_s > 0
     with pytest.raises(TuningError, match="--pilot-pairs must be at least 2"):

@@ -59,6 +59,9 @@ class Measured:
     own_later_seconds: float = math.nan  # per game: the tuned program's answers after its first
     disqualified_games: int | None = None  # games that ended with a disqualification (either side)
     own_disqualified: int | None = None  # games the tuned bot was disqualified in
+    # The game rate's 95% half-width relative to it, from the spread of the pilot's batches' cost
+    # a game (NaN: fewer than two batches, or stored games); a load that changes moves it more.
+    rate_half_width: float = math.nan
 
     @property
     def seconds_per_game(self) -> float:
@@ -167,9 +170,13 @@ def _pilot(spec: StudySpec, panel: list, pairs: int, workers: int, pool, progres
     start_ms = own_later_ms = 0.0
     disqualified = own = 0
 
+    costs = []  # CPU seconds a game, batch by batch
+
     def measure(batch, result) -> None:
         nonlocal start_ms, own_later_ms, disqualified, own
         name = batch.opponent.name
+        if result.rows:
+            costs.append(result.seconds / len(result.rows))
         scores.update(pair_scores_of_rows(name, result.rows))
         seconds[name] += result.seconds
         games[name] += len(result.rows)
@@ -214,7 +221,16 @@ def _pilot(spec: StudySpec, panel: list, pairs: int, workers: int, pool, progres
                     cpus=cpu / wall if wall > 0 and cpu > 0 else math.nan,
                     start_seconds=start_ms / 1000 / played if played and (tuned or opponents) else math.nan,
                     own_later_seconds=own_later_ms / 1000 / played if played and tuned is not None else math.nan,
-                    disqualified_games=disqualified, own_disqualified=own)
+                    disqualified_games=disqualified, own_disqualified=own, rate_half_width=_half_width(costs))
+
+
+def _half_width(costs: list[float]) -> float:
+    """The 95% half-width of the mean of ``costs``, relative to it (NaN under two batches)."""
+    if len(costs) < 2 or math.fsum(costs) <= 0:
+        return math.nan
+    mean = math.fsum(costs) / len(costs)
+    sd = math.sqrt(math.fsum((c - mean) ** 2 for c in costs) / (len(costs) - 1))
+    return 1.96 * sd / math.sqrt(len(costs)) / mean
 
 
 def from_stored(handle) -> Measured:

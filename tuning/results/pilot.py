@@ -170,13 +170,13 @@ def _pilot(spec: StudySpec, panel: list, pairs: int, workers: int, pool, progres
     start_ms = own_later_ms = 0.0
     disqualified = own = 0
 
-    costs = []  # CPU seconds a game, batch by batch
+    costs: dict[str, list[float]] = {}  # CPU seconds a game, batch by batch, by opponent
 
     def measure(batch, result) -> None:
         nonlocal start_ms, own_later_ms, disqualified, own
         name = batch.opponent.name
         if result.rows:
-            costs.append(result.seconds / len(result.rows))
+            costs.setdefault(name, []).append(result.seconds / len(result.rows))
         scores.update(pair_scores_of_rows(name, result.rows))
         seconds[name] += result.seconds
         games[name] += len(result.rows)
@@ -224,13 +224,20 @@ def _pilot(spec: StudySpec, panel: list, pairs: int, workers: int, pool, progres
                     disqualified_games=disqualified, own_disqualified=own, rate_half_width=_half_width(costs))
 
 
-def _half_width(costs: list[float]) -> float:
-    """The 95% half-width of the mean of ``costs``, relative to it (NaN under two batches)."""
-    if len(costs) < 2 or math.fsum(costs) <= 0:
+def _half_width(costs: Mapping[str, list[float]]) -> float:
+    """The 95% half-width of a game's cost (the mean over opponents of each one's mean cost a
+    game, as ``Measured.seconds_per_game``), relative to it, from the spread of each opponent's
+    batches (the opponents' own costs differ, and the mix is fixed); NaN if an opponent played
+    fewer than two batches."""
+    if not costs or any(len(c) < 2 for c in costs.values()):
         return math.nan
-    mean = math.fsum(costs) / len(costs)
-    sd = math.sqrt(math.fsum((c - mean) ** 2 for c in costs) / (len(costs) - 1))
-    return 1.96 * sd / math.sqrt(len(costs)) / mean
+    means = {name: math.fsum(c) / len(c) for name, c in costs.items()}
+    mean = math.fsum(means.values()) / len(means)
+    if mean <= 0:
+        return math.nan
+    variance = math.fsum(math.fsum((x - means[name]) ** 2 for x in c) / (len(c) - 1) / len(c)
+                         for name, c in costs.items()) / len(costs) ** 2
+    return 1.96 * math.sqrt(variance) / mean
 
 
 def from_stored(handle) -> Measured:

@@ -36,8 +36,10 @@ def test_a_pilot_plays_the_defaults_and_measures_their_spread():
     assert measured.rate_half_width == 0.0 and plan(spec, measured, 2, 2)["games_per_s_half_width"] == 0.0
     from tuning.results.pilot import _half_width
 
-    assert _half_width([1.0, 1.0, 2.0, 2.0]) == pytest.approx(1.96 * math.sqrt(1 / 3) / 2 / 1.5)
-    assert math.isnan(_half_width([1.0]))
+    # each opponent's own spread counts, not the difference between opponents (the mix is fixed)
+    assert _half_width({"a": [1.0, 1.0], "b": [3.0, 3.0]}) == 0.0
+    assert _half_width({"a": [1.0, 3.0], "b": [2.0, 2.0]}) == pytest.approx(1.96 * math.sqrt(2 / 2 / 4) / 2)
+    assert math.isnan(_half_width({"a": [1.0, 1.0], "b": [2.0]}))
     assert 0.2 < measured.pair_sd < 0.6 and measured.diff_sd == pytest.approx(math.sqrt(2) * measured.pair_sd)
     assert not measured.diff_sd_measured and measured.games_per_s > 0
     with pytest.raises(TuningError, match="--pilot-pairs must be at least 2"):

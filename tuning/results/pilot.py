@@ -157,8 +157,9 @@ def _pilot(spec: StudySpec, panel: list, pairs: int, workers: int, pool, progres
     space = build_space(spec)
     params = space.full_params(space.reference_params())
     setting = spec.batch_pairs if isinstance(spec.batch_pairs, int) else 10
-    # At least two batches per worker, so every CPU plays and the rate is the cluster's.
-    batch_pairs = max(1, min(setting, len(seeds) * len(panel) // (2 * workers)))
+    # At least two batches per worker, so every CPU plays and the rate is the cluster's; and two
+    # per opponent, so the spread of each one's cost a game says how sure the rate is.
+    batch_pairs = max(1, min(setting, len(seeds) * len(panel) // (2 * workers), len(seeds) // 2))
     pending = plan_batches(trial=REFERENCE_TRIAL, phase="train", panel=panel, seeds=seeds, batch_pairs=batch_pairs)
     total = sum(b.games for b in pending)
     scores: dict = {}

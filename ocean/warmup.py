@@ -26,6 +26,7 @@ import io
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Callable
@@ -258,20 +259,64 @@ STEPS = (("bot program (ocean bot)", _bot_program), ("in-process games (arena, s
 FIRST_USE_STEP = (f"bots compiled on first use ({', '.join(registry.FIRST_USE_POLICIES)})", _first_use_bots)
 
 
+class _Heartbeat:
+    """A log that repeats what it is doing, with the time so far, when it has said nothing for
+    ``every`` seconds: one kernel's compile takes seconds on an idle machine and minutes at load
+    20, and a silent minute reads as a hang (issue 49)."""
+
+    def __init__(self, log: Callable[[str], None], every: float = 5.0) -> None:
+        self._log, self._every = log, every
+        self._last, self._since, self._said = "", time.monotonic(), time.monotonic()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._beat, name="warmup-heartbeat", daemon=True)
+
+    def __call__(self, line: str) -> None:
+        with self._lock:
+            self._last, self._since, self._said = line.strip(), time.monotonic(), time.monotonic()
+        self._log(line)
+
+    def _beat(self) -> None:
+        while not self._stop.wait(0.5):
+            with self._lock:
+                now = time.monotonic()
+                line = None
+                if self._last and now - self._said >= self._every:
+                    line, self._said = f"  ... {self._last.rstrip('. ')} ({now - self._since:.0f} s so far)", now
+            if line is not None:
+                self._log(line)
+
+    def __enter__(self) -> "_Heartbeat":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
 def warm_up(log: Callable[[str], None] = lambda line: None, *, processes: int = 2,
-            all_bots: bool = False) -> dict[str, float]:
+            all_bots: bool = False, every: float = 5.0) -> dict[str, float]:
     """Compile or load every kernel family; seconds spent per family. On an empty cache with
     ``processes`` 2, the longest chain of kernels compiles here while a helper process
     compiles the rest (first entry of the result: ``parallel compile``). ``all_bots``: the
     policies compiled on first use too (``FIRST_USE_POLICIES``), which otherwise compile when
-    a game first names them."""
+    a game first names them. ``every``: seconds of silence after which ``log`` hears again what
+    is going on (0: never)."""
+    if every <= 0:
+        return _warm_up(log, processes, all_bots)
+    with _Heartbeat(log, every) as said:
+        return _warm_up(said, processes, all_bots)
+
+
+def _warm_up(log: Callable[[str], None], processes: int, all_bots: bool) -> dict[str, float]:
     from ocean._cache import STALE_DAYS, remove_stale
 
     spent = {}
     for name in remove_stale():
         log(f"removed the kernel cache of another version, unused for {STALE_DAYS:.0f} days: {name}")
     if processes > 1 and not _cached(_every_family(all_bots)):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), _cpu_seconds()
         log("compiling the kernels into the cache (once per installed version; about 30 s on 2 idle cores): "
             "a helper process compiles the tracker's steps, the rules, the games loop and the small bot kernels, "
             "while this one compiles:")
@@ -287,8 +332,9 @@ def warm_up(log: Callable[[str], None] = lambda line: None, *, processes: int = 
             if side.poll() is None:
                 log("  waiting for the helper process to finish its share ...")
             side.wait()
+            log(f"  the helper process finished its share ({time.perf_counter() - start:.1f} s after it started)")
         spent["parallel compile"] = round(time.perf_counter() - start, 2)
-        log(f"parallel compile (2 processes): {spent['parallel compile']:.1f} s")
+        log(f"parallel compile (2 processes): {spent['parallel compile']:.1f} s ({_cpu_since(cpu)})")
     for name, step in STEPS + ((FIRST_USE_STEP,) if all_bots else ()):
         start = time.perf_counter()
         log(f"{name}: loading its kernels (compiling what the cache lacks) ...")
@@ -296,36 +342,66 @@ def warm_up(log: Callable[[str], None] = lambda line: None, *, processes: int = 
         spent[name] = round(time.perf_counter() - start, 2)
         log(f"{name}: {spent[name]:.1f} s")
     log(f"{AOT_STEP}: building the modules this version and CPU lack ...")
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), _cpu_seconds()
     _ahead_of_time(_compiled_policies(all_bots), log, processes)
     _byte_compile()
     spent[AOT_STEP] = round(time.perf_counter() - start, 2)
-    log(f"{AOT_STEP}: {spent[AOT_STEP]:.1f} s")
+    log(f"{AOT_STEP}: {spent[AOT_STEP]:.1f} s ({_cpu_since(cpu)})")
     return spent
+
+
+def _cpu_seconds() -> tuple[float, float]:
+    """CPU seconds of this process and of its children waited for (the helper processes, the C
+    compiler): what to read on a shared machine, where the wall clock counts others' work."""
+    import resource
+
+    me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime, children.ru_utime + children.ru_stime
+
+
+def _cpu_since(before: tuple[float, float]) -> str:
+    me, children = (now - then for now, then in zip(_cpu_seconds(), before))
+    return f"CPU {me:.1f} s here, {children:.1f} s in helper processes and the C compiler"
 
 
 AOT_STEP = "bot programs ahead of time (ocean bot's first answer)"
 
 
 def _ahead_of_time(names, log: Callable[[str], None], processes: int = 2) -> None:
-    """Build the ahead-of-time module (``ocean._aot``) of each policy ``names`` that has none
-    for this version and CPU, every second one in a helper process when ``processes`` > 1 (each
-    build is mostly the C compiler and LLVM on one core). Without a C compiler (or if a build
-    fails) ``ocean bot`` loads its kernels through Numba, as before: one line says so."""
+    """Build the ahead-of-time modules (``ocean._aot``) of the policies ``names`` that have none
+    for this version and CPU: one module shared by the policies without a clock (the rules'
+    kernels and a turn two policies share compiled once: ``_aot.build_group``), except the
+    newest of them, which gets one of its own in a helper process when ``processes`` > 1 (each
+    build is LLVM on one core; the newest search is the biggest, so the two take about as long),
+    and one per policy with a clock. Without a C compiler (or if a build fails) ``ocean bot``
+    loads its kernels through Numba, as before: one line says so."""
     from ocean import _aot
 
     missing = [name for name in names if _aot.load(registry.POLICIES[name]) is None]
-    there = missing[1::2] if processes > 1 else []
+    clocked = [[n] for n in missing if _aot.clock_functions(registry.POLICIES[n])]
+    plain = [n for n in missing if [n] not in clocked]
+    if processes > 1:
+        units = [u for u in (plain[:-1], plain[-1:]) if u] + clocked
+        here, there = units[0::2], units[1::2]
+    else:
+        here, there = ([plain] if plain else []) + clocked, []
     helper = _start_helper(f"from ocean.warmup import _aot_side; _aot_side({there!r})") if there else None
+    started = time.perf_counter()
     if helper is not None:
-        log(f"  {', '.join(there)}: compiling ahead of time in a helper process...")
-    for name in missing if helper is None else [n for n in missing if n not in there]:
-        _build_logged(name, log)
+        log(f"  {'; '.join(', '.join(u) for u in there)}: compiling ahead of time in a helper process...")
+    for unit in here + (there if helper is None else []):
+        _build_logged(unit, log)
     if helper is not None:
+        if helper.poll() is None:
+            log("  waiting for the helper process to finish its modules ...")
         helper.wait()
-        for name in there:  # what the helper could not build is tried here, and said
-            if _aot.load(registry.POLICIES[name]) is None:
-                _build_logged(name, log)
+        done = [u for u in there if all(_aot.load(registry.POLICIES[n]) is not None for n in u)]
+        if done:
+            log(f"  {'; '.join(', '.join(u) for u in done)}: built in the helper process "
+                f"({time.perf_counter() - started:.1f} s after it started)")
+        for unit in there:  # what the helper could not build is tried here, and said
+            if unit not in done:
+                _build_logged(unit, log)
 
 
 def _byte_compile() -> None:
@@ -341,27 +417,35 @@ def _byte_compile() -> None:
         pass
 
 
-def _build_logged(name: str, log: Callable[[str], None]) -> None:
-    from ocean import _aot
-
-    log(f"  {name}: compiling ahead of time...")
+def _build_logged(unit: list[str], log: Callable[[str], None]) -> None:
     start = time.perf_counter()
+    what = ", ".join(unit)
+    log(f"  {what}: compiling ahead of time...")
     try:
-        _aot.build(registry.POLICIES[name])
+        _build_unit(unit)
     except Exception as exc:  # noqa: BLE001  (a missing compiler, a toolchain error: not fatal)
         reason = str(exc).strip().splitlines()[-1:] or [type(exc).__name__]
-        log(f"  {name}: not compiled ahead of time ({reason[0][:160]}); `ocean bot --name {name}` "
+        log(f"  {what}: not compiled ahead of time ({reason[0][:160]}); `ocean bot --name {unit[0]}` "
             "loads its kernels through Numba (its first answer about 300 ms later)")
         return
-    log(f"  {name}: {time.perf_counter() - start:.1f} s")
+    log(f"  {what}: {time.perf_counter() - start:.1f} s")
 
 
-def _aot_side(names: list[str]) -> None:
-    """The helper process's builds (``python -c``); a failure is left for the main process to say."""
+def _build_unit(unit: list[str]) -> None:
+    """One module: a policy with a clock alone (``_aot.build``), the others together."""
     from ocean import _aot
 
-    for name in names:
+    kinds = [registry.POLICIES[name] for name in unit]
+    if len(kinds) == 1 and _aot.clock_functions(kinds[0]):
+        _aot.build(kinds[0])
+    else:
+        _aot.build_group(kinds)
+
+
+def _aot_side(units: list[list[str]]) -> None:
+    """The helper process's builds (``python -c``); a failure is left for the main process to say."""
+    for unit in units:
         try:
-            _aot.build(registry.POLICIES[name])
+            _build_unit([unit] if isinstance(unit, str) else unit)  # a name alone: a module of its own
         except Exception:  # noqa: BLE001
             pass

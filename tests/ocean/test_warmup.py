@@ -93,3 +93,22 @@ def test_kernels_cached_says_whether_a_kernel_is_in_this_versions_cache(tmp_path
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, env=env, timeout=600)
     assert out.stdout.split() == ["False", "True", "False"]
+
+
+def test_a_silent_step_is_named_again_with_its_time_so_far():
+    # issue 49: under load a kernel's compile took minutes with no line; a heartbeat repeats it
+    import time
+
+    from ocean.warmup import _Heartbeat
+
+    said = []
+    with _Heartbeat(said.append, every=0.2) as log:
+        log("  compiling bots.v2._turn.v2_turn (19/21)")
+        deadline = time.monotonic() + 60  # a guard: the beat comes within 0.2 s on an idle machine
+        while len(said) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+    assert said[0] == "  compiling bots.v2._turn.v2_turn (19/21)"
+    assert said[1].startswith("  ... compiling bots.v2._turn.v2_turn (19/21) (") and said[1].endswith(" s so far)")
+    count = len(said)
+    time.sleep(0.5)
+    assert len(said) == count  # silent once the step is over

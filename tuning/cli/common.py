@@ -100,7 +100,17 @@ def _quiet_libraries() -> None:
 
 
 def fmt(x: Optional[float], digits: int = 3) -> str:
-    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
+    """``x`` to ``digits`` decimals, halves up from its shortest decimal form: a score stored
+    rounded to 6 decimals (0.6275) reads as the unrounded one (0.627500001) does, 0.628, where
+    binary rounding printed 0.627 for one and 0.628 for the other (issue 49)."""
+    from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "-"
+    try:
+        return str(Decimal(repr(float(x))).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
+    except InvalidOperation:  # infinite, or too many digits for a decimal
+        return f"{x:.{digits}f}"
 
 
 def interval(score, low, high) -> str:

@@ -208,6 +208,8 @@ def _print_pilot(m: dict, first: bool) -> None:
 
 def _print(p: dict) -> None:
     rate = "-" if p["games_per_s"] is None else f"{p['games_per_s']:.2f}"
+    if p["games_per_s"] is not None and p.get("games_per_s_half_width") is not None:
+        rate += f" (+-{p['games_per_s_half_width']:.0%} from its batches' spread, at this load)"
     tc = p["time_control"]
     if p["scoring"] == "head-to-head":
         how = "measured" if p["diff_sd_measured"] else "assumed: no spread seen, two independent games a pair"

@@ -258,20 +258,55 @@ def status(
         return
 
     statuses = [study_status(h) for h in _open_many(name, storage)]
+    others = {} if name else _other_kinds(storage)
     if as_json:
-        typer.echo(json_text(statuses[0] if name else {"studies": statuses}))
+        typer.echo(json_text(statuses[0] if name else {"studies": statuses, **others}))
         return
     if not statuses:
         typer.echo("no studies")
     for s in statuses:
         _print_status(s)
+    for key, what in (("tests", "bot tests (tune test)"), ("learning_runs", "learning runs (tune learn)")):
+        if others.get(key):
+            typer.echo(f"{what}: {', '.join(others[key])}  (tune status NAME for one)")
+
+
+def _storage_urls(storage: Optional[str]) -> list[str]:
+    """The databases ``tune status`` without a name reads: --storage, $OCEAN_STORAGE, or each studies/*.db."""
+    from tuning.storage.database import DEFAULT_DIR, ENV_STORAGE
+
+    url = storage or os.environ.get(ENV_STORAGE)
+    return [url] if url is not None else [f"sqlite:///{p.as_posix()}" for p in sorted(Path(DEFAULT_DIR).glob("*.db"))]
+
+
+def _other_kinds(storage: Optional[str]) -> dict[str, list[str]]:
+    """The bot tests and learning runs of those databases, by name (read only)."""
+    import sqlalchemy as sa
+
+    from tuning.storage.database import parse_url
+    from tuning.storage.kinds import LEARN, TEST, names_of
+
+    found = {"tests": [], "learning_runs": []}
+    for url in _storage_urls(storage):
+        parsed = parse_url(url)
+        if parsed.get_backend_name() == "sqlite" and not Path(parsed.database).exists():
+            continue
+        engine = sa.create_engine(url)
+        try:
+            found["tests"] += names_of(engine, TEST)
+            found["learning_runs"] += names_of(engine, LEARN)
+        except sa.exc.SQLAlchemyError:
+            continue  # not reachable: the studies' part said so already
+        finally:
+            engine.dispose()
+    return found
 
 
 def _open_many(name: Optional[str], storage: Optional[str]):
     """The named study, or every study of the storage (or of each studies/*.db)."""
     import optuna
 
-    from tuning.storage.database import DEFAULT_DIR, ENV_STORAGE, open_storage, resolve_url
+    from tuning.storage.database import open_storage, resolve_url
     from tuning.storage.handle import open_study
 
     if name is not None:
@@ -281,13 +316,15 @@ def _open_many(name: Optional[str], storage: Optional[str]):
         finally:
             handle.close()
         return
-    import os
+    from tuning.errors import StudyNotFound
 
-    urls = [storage or os.environ.get(ENV_STORAGE)]
-    if urls[0] is None:
-        urls = [f"sqlite:///{p.as_posix()}" for p in sorted(Path(DEFAULT_DIR).glob("*.db"))]
-    for url in urls:
-        store = open_storage(url, must_exist=True)
+    for url in _storage_urls(storage):
+        try:
+            store = open_storage(url, must_exist=True)
+        except StudyNotFound:
+            if url == storage:
+                raise
+            continue  # a studies/*.db holding only tests or learning runs
         names = [s.study_name for s in optuna.get_all_study_summaries(store.optuna, include_best_trial=False)]
         store.close()
         for study_name in names:
@@ -313,7 +350,8 @@ def _print_status(s: dict) -> None:
     rate = "-" if s["games_per_second"] is None else f"{s['games_per_second']:.1f}"
     eta = "-" if s["eta_seconds"] is None else f"{s['eta_seconds'] / 60:.1f} min"
     typer.echo(f"  games: {g['train']} training, {g['validate']} validation, {g['saved_by_pruning']} saved by "
-               f"pruning; {rate} games/s; ETA {eta}")
+               f"pruning; {rate} games/s over the last 5 min of play, every phase (launch's figure: over its whole "
+               f"run); ETA {eta}")
     if s.get("program"):
         typer.echo(f"  tunes the program: {s['program']}")
     typer.echo(f"  tuned at: {_time_text(s['time_control'])}")

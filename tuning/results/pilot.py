@@ -59,6 +59,9 @@ class Measured:
     own_later_seconds: float = math.nan  # per game: the tuned program's answers after its first
     disqualified_games: int | None = None  # games that ended with a disqualification (either side)
     own_disqualified: int | None = None  # games the tuned bot was disqualified in
+    # The game rate's 95% half-width relative to it, from the spread of the pilot's batches' cost
+    # a game (NaN: fewer than two batches, or stored games); a load that changes moves it more.
+    rate_half_width: float = math.nan
 
     @property
     def seconds_per_game(self) -> float:
@@ -154,8 +157,9 @@ def _pilot(spec: StudySpec, panel: list, pairs: int, workers: int, pool, progres
     space = build_space(spec)
     params = space.full_params(space.reference_params())
     setting = spec.batch_pairs if isinstance(spec.batch_pairs, int) else 10
-    # At least two batches per worker, so every CPU plays and the rate is the cluster's.
-    batch_pairs = max(1, min(setting, len(seeds) * len(panel) // (2 * workers)))
+    # At least two batches per worker, so every CPU plays and the rate is the cluster's; and two
+    # per opponent, so the spread of each one's cost a game says how sure the rate is.
+    batch_pairs = max(1, min(setting, len(seeds) * len(panel) // (2 * workers), len(seeds) // 2))
     pending = plan_batches(trial=REFERENCE_TRIAL, phase="train", panel=panel, seeds=seeds, batch_pairs=batch_pairs)
     total = sum(b.games for b in pending)
     scores: dict = {}
@@ -167,9 +171,13 @@ def _pilot(spec: StudySpec, panel: list, pairs: int, workers: int, pool, progres
     start_ms = own_later_ms = 0.0
     disqualified = own = 0
 
+    costs: dict[str, list[float]] = {}  # CPU seconds a game, batch by batch, by opponent
+
     def measure(batch, result) -> None:
         nonlocal start_ms, own_later_ms, disqualified, own
         name = batch.opponent.name
+        if result.rows:
+            costs.setdefault(name, []).append(result.seconds / len(result.rows))
         scores.update(pair_scores_of_rows(name, result.rows))
         seconds[name] += result.seconds
         games[name] += len(result.rows)
@@ -186,6 +194,13 @@ def _pilot(spec: StudySpec, panel: list, pairs: int, workers: int, pool, progres
         if progress:
             progress(sum(games.values()), total)
 
+    # Each worker loads (or, on a new version, compiles) the kernels at its first batch: one map
+    # a worker first, not timed and not counted, so the rate is a study's, not its first
+    # minute's (issue 49: 5.4 games/s cold, then 38.6 and 79.9 for the same plan).
+    warm = plan_batches(trial=REFERENCE_TRIAL, phase="train", panel=panel[:1], seeds=seeds[:max(1, workers)],
+                        batch_pairs=1)
+    play_all(pool, warm, lambda batch: params, lambda batch, result: None,
+             lambda batch: f"pilot warm-up games against {batch.opponent.name}")
     start = clock.perf_counter()
     play_all(pool, pending, lambda batch: params, measure, lambda batch: f"pilot games against {batch.opponent.name}")
     wall = clock.perf_counter() - start
@@ -207,7 +222,23 @@ def _pilot(spec: StudySpec, panel: list, pairs: int, workers: int, pool, progres
                     cpus=cpu / wall if wall > 0 and cpu > 0 else math.nan,
                     start_seconds=start_ms / 1000 / played if played and (tuned or opponents) else math.nan,
                     own_later_seconds=own_later_ms / 1000 / played if played and tuned is not None else math.nan,
-                    disqualified_games=disqualified, own_disqualified=own)
+                    disqualified_games=disqualified, own_disqualified=own, rate_half_width=_half_width(costs))
+
+
+def _half_width(costs: Mapping[str, list[float]]) -> float:
+    """The 95% half-width of a game's cost (the mean over opponents of each one's mean cost a
+    game, as ``Measured.seconds_per_game``), relative to it, from the spread of each opponent's
+    batches (the opponents' own costs differ, and the mix is fixed); NaN if an opponent played
+    fewer than two batches."""
+    if not costs or any(len(c) < 2 for c in costs.values()):
+        return math.nan
+    means = {name: math.fsum(c) / len(c) for name, c in costs.items()}
+    mean = math.fsum(means.values()) / len(means)
+    if mean <= 0:
+        return math.nan
+    variance = math.fsum(math.fsum((x - means[name]) ** 2 for x in c) / (len(c) - 1) / len(c)
+                         for name, c in costs.items()) / len(costs) ** 2
+    return 1.96 * math.sqrt(variance) / mean
 
 
 def from_stored(handle) -> Measured:

@@ -103,6 +103,7 @@ def plan(spec: StudySpec, measured: Measured, opponents: int, validation_opponen
         "time_control": study_time.as_json(),
         "games_measured": training.games,
         "games_per_s": _round(rate),
+        "games_per_s_half_width": _round(training.rate_half_width),  # relative, 95%, from the pilot's batches
         "pair_sd": _round(training.pair_sd),
         "diff_sd": _round(sd),
         "diff_sd_measured": training.diff_sd_measured,

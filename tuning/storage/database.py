@@ -280,6 +280,17 @@ def open_optuna_readonly(url: str) -> optuna.storages.RDBStorage:
         engine.dispose()
 
 
+def _missing_file_hint(path: Path) -> str:
+    """Where a relative path was looked for, and the way to the file of that name here if there
+    is one (``cd studies && tune status quick`` looks for studies/quick.db below studies/)."""
+    if path.is_absolute():
+        return "; launch a study first (tune launch SPEC) or give --storage"
+    here = f" (relative to {Path.cwd()}, where tune was started)"
+    if path.parent != Path(".") and Path(path.name).exists():
+        return f"{here}; {path.name} is here: give --storage sqlite:///{path.name}"
+    return f"{here}; launch a study first (tune launch SPEC) or give --storage"
+
+
 def open_storage(url: str, *, must_exist: bool = False) -> Storage:
     """Open (and if needed create) the study database at ``url``.
 
@@ -291,8 +302,7 @@ def open_storage(url: str, *, must_exist: bool = False) -> Storage:
     if parsed.get_backend_name() == "sqlite":
         path = Path(parsed.database)
         if must_exist and not path.exists():
-            raise StudyNotFound(f"no study database at {path}; launch a study first (tune launch SPEC) "
-                                "or give --storage")
+            raise StudyNotFound(f"no study database at {path}{_missing_file_hint(path)}")
         if not path.parent.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
     kwargs = _engine_kwargs(parsed)

@@ -9,7 +9,7 @@ import sqlalchemy as sa
 
 from tuning.errors import TuningError
 
-__all__ = ["STUDY", "TEST", "LEARN", "kind_of", "refuse_other_kinds"]
+__all__ = ["STUDY", "TEST", "LEARN", "kind_of", "names_of", "refuse_other_kinds"]
 
 STUDY, TEST, LEARN = "study", "test", "learn"
 # (kind, table, name column, how a person names it, the command that carries it on)
@@ -28,6 +28,15 @@ def kind_of(engine: sa.Engine, name: str) -> list[str]:
                                                 {"name": name}).first() is not None:
                 found.append(kind)
     return found
+
+
+def names_of(engine: sa.Engine, kind: str) -> list[str]:
+    """The names of every thing of ``kind`` in this database, sorted (none if it has no table)."""
+    _, table, column, _, _ = next(k for k in _KINDS if k[0] == kind)
+    if table not in set(sa.inspect(engine).get_table_names()):
+        return []
+    with engine.connect() as conn:
+        return sorted(row[0] for row in conn.execute(sa.text(f"SELECT {column} FROM {table}")))
 
 
 def refuse_other_kinds(engine: sa.Engine, masked: str, name: str, kind: str) -> None:

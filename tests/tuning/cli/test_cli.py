@@ -261,3 +261,45 @@ def test_a_study_with_auto_batches_runs_on_ray_and_sizes_them_from_its_games(tmp
         assert handle.batch_pairs(40) == min(40, round(1 / per_pair))
     finally:
         handle.close()
+
+
+def test_a_study_database_looked_for_below_the_folder_it_is_in_says_where_and_how_to_reach_it(tmp_path, monkeypatch):
+    # issue 49: `cd studies && tune status quick` said "no study database at studies/quick.db"
+    monkeypatch.delenv("OCEAN_STORAGE", raising=False)
+    from tuning.storage.handle import create_study
+    from tuning.study.spec import parse_spec
+    from tests.tuning.fakes import tiny_spec_dict
+
+    folder = tmp_path / "studies"
+    folder.mkdir()
+    create_study(parse_spec(tiny_spec_dict()), f"sqlite:///{folder}/tiny.db").close()
+    lost = _tune("status", "tiny", cwd=folder, check=False)
+    assert lost.returncode == 2 and lost.stderr.strip() == (
+        f"error: no study database at studies/tiny.db (relative to {folder}, where tune was started); "
+        "tiny.db is here: give --storage sqlite:///tiny.db")
+    found = _tune("status", "tiny", "--storage", "sqlite:///tiny.db", cwd=folder)
+    assert "tiny" in found.stdout
+
+
+def test_status_without_a_name_lists_the_tests_and_learning_runs_beside_the_studies(tmp_path, monkeypatch):
+    # issue 49: `tune status` listed studies only, though `tune status NAME` shows the other two kinds
+    from tests.tuning.fakes import tiny_spec_dict
+    from tuning.study.testspec import TestOptions
+    from tuning.storage.handle import create_study
+    from tuning.storage.learnstore import open_learn
+    from tuning.storage.teststore import open_test
+    from tuning.study.spec import parse_spec
+
+    monkeypatch.delenv("OCEAN_STORAGE", raising=False)
+    (tmp_path / "studies").mkdir()
+    create_study(parse_spec(tiny_spec_dict()), f"sqlite:///{tmp_path}/studies/tiny.db").close()
+    open_test("v2v1", f"sqlite:///{tmp_path}/studies/v2v1.db", TestOptions(new="chaser", base="random")).close()
+    learn = open_learn("td1", f"sqlite:///{tmp_path}/studies/td1.db", create=True)
+    learn.create_or_check({"games": 100, "epsilon": 0.3, "lam": 0.8}, may_differ=("games",))
+    learn.storage.close()
+    text = _tune("status", cwd=tmp_path).stdout
+    assert text.startswith("tiny  (") and "bot tests (tune test): v2v1  (tune status NAME for one)" in text
+    assert "learning runs (tune learn): td1  (tune status NAME for one)" in text
+    listing = _last_json(_tune("status", "--json", cwd=tmp_path))
+    assert [s["study"] for s in listing["studies"]] == ["tiny"]
+    assert listing["tests"] == ["v2v1"] and listing["learning_runs"] == ["td1"]

@@ -78,9 +78,12 @@ def _tune(tmp_path, *args, check=True, storage=None):
     return run_tune(*args, "--storage", storage, cwd=tmp_path, check=check, timeout=GUARD)
 
 
+RAY_LINES = ("starting Ray", "joining the Ray cluster", "Ray ready: ")  # the wait for Ray, said (issue 49)
+
+
 def _one_line_error(result) -> str:
     assert result.returncode == 2, result.stderr[-2000:]
-    lines = result.stderr.strip().splitlines()
+    lines = [line for line in result.stderr.strip().splitlines() if not line.startswith(RAY_LINES)]
     assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr[-2000:]
     return lines[0]
 

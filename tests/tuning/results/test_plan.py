@@ -27,8 +27,19 @@ def test_a_pilot_plays_the_defaults_and_measures_their_spread():
     spec = parse_spec(tiny_spec_dict(seed_bank={"start": 100, "count": 40}))
     pool = FakePool(p_win=lambda p: 0.5)
     measured = pilot(spec, resolve_panel(spec.panel), 20, 2, pool)
-    assert {b.trial for b in pool.submitted} == {0} and len(pool.submitted) >= 4  # two batches a worker at least
-    assert sum(b.games for b in pool.submitted) == measured.games == 2 * 2 * 20
+    # first a map on each worker, not timed nor counted (the kernels load at a worker's first batch)
+    warm, timed = pool.submitted[:2], pool.submitted[2:]
+    assert [(b.opponent.name, b.games) for b in warm] == [("random", 2), ("random", 2)]
+    assert {b.trial for b in pool.submitted} == {0} and len(timed) >= 4  # two batches a worker at least
+    assert sum(b.games for b in timed) == measured.games == 2 * 2 * 20
+    # how sure the rate is: the batches' cost a game all alike here (the fake's), so +-0
+    assert measured.rate_half_width == 0.0 and plan(spec, measured, 2, 2)["games_per_s_half_width"] == 0.0
+    from tuning.results.pilot import _half_width
+
+    # each opponent's own spread counts, not the difference between opponents (the mix is fixed)
+    assert _half_width({"a": [1.0, 1.0], "b": [3.0, 3.0]}) == 0.0
+    assert _half_width({"a": [1.0, 3.0], "b": [2.0, 2.0]}) == pytest.approx(1.96 * math.sqrt(2 / 2 / 4) / 2)
+    assert math.isnan(_half_width({"a": [1.0, 1.0], "b": [2.0]}))
     assert 0.2 < measured.pair_sd < 0.6 and measured.diff_sd == pytest.approx(math.sqrt(2) * measured.pair_sd)
     assert not measured.diff_sd_measured and measured.games_per_s > 0
     with pytest.raises(TuningError, match="--pilot-pairs must be at least 2"):

@@ -22,7 +22,7 @@ _RAY_HELP = "Join this Ray cluster (host:port or 'auto'; default: a local Ray on
 
 class _Bar(Bars):
     """One rich progress line on stderr: games counted of the maximum, W/D/L, outcomes, LLR
-    against its bounds, Elo."""
+    against its bounds, Elo, and each bot's failures once there are any."""
 
     def __init__(self, handle) -> None:
         super().__init__(bar_width=24)
@@ -31,9 +31,8 @@ class _Bar(Bars):
                                            * self.spec.games_per_batch, note="")
 
     def __call__(self, p) -> None:
-        from tuning.stats.sprt import estimate
-
         from tuning.driver.bottest import bot_failures
+        from tuning.stats.sprt import estimate
 
         v = p.verdict
         wins = draws = losses = 0

@@ -68,8 +68,10 @@ def test_a_test_enforces_a_studys_limits_with_machine_scale_beside_time_scale():
     assert spec.time_control == study.time_control
     assert (spec.time_control.turn_limit_ms, spec.time_control.first_limit_ms) == (5000, 1_000_000)
     assert TestSpec.from_json("t", spec.to_json()) == spec
-    old = {k: v for k, v in spec.to_json().items() if k != "machine_scale"}  # a test stored before the option
-    assert TestSpec.from_json("t", old).machine_scale == 1.0
+    assert spec.to_json()["machine_scale"] == 50.0
+    plain = build_spec("t", TestOptions(new="random", base="chaser"))
+    assert "machine_scale" not in plain.to_json()  # the form stored before the option
+    assert TestSpec.from_json("t", plain.to_json()).machine_scale == 1.0
     assert mismatches(spec, TestOptions(machine_scale=2.0)) == ["--machine-scale 2 (the test has 50)"]
 
 

@@ -22,7 +22,7 @@ _RAY_HELP = "Join this Ray cluster (host:port or 'auto'; default: a local Ray on
 
 class _Bar(Bars):
     """One rich progress line on stderr: games counted of the maximum, W/D/L, outcomes, LLR
-    against its bounds, Elo."""
+    against its bounds, Elo, and each bot's failures once there are any."""
 
     def __init__(self, handle) -> None:
         super().__init__(bar_width=24)
@@ -31,9 +31,8 @@ class _Bar(Bars):
                                            * self.spec.games_per_batch, note="")
 
     def __call__(self, p) -> None:
-        from tuning.stats.sprt import estimate
-
         from tuning.driver.bottest import bot_failures
+        from tuning.stats.sprt import estimate
 
         v = p.verdict
         wins = draws = losses = 0
@@ -205,9 +204,13 @@ def run_test(name: str, options, *, storage: Optional[str], ray_address: Optiona
             workers = connect(ray_address)
             check_programs(spec.programs, spec.time_control)
             verb = "new test" if handle.created else "carrying on"
+            # the limits programs are held to, as a study's (tune plan and the study's status say them)
+            programs = any(b.is_program for b in spec.programs)
+            limits = f"; programs at {spec.time_control.describe()}" if programs else ""
             typer.echo(f"test {name} ({verb}): {spec.new.name} against {spec.base.name}"
                        f"{'' if not spec.gauntlet else ' through ' + ', '.join(o.name for o in spec.opponents)}; "
-                       f"{handle.storage.masked}, {workers} Ray CPUs; {status['games_stored']:,} games stored", err=True)
+                       f"{handle.storage.masked}, {workers} Ray CPUs; {status['games_stored']:,} games stored"
+                       f"{limits}", err=True)
             with _Bar(handle) as bar:
                 runner_pool = pool(handle, workers) if pool is not None else None
                 run = TestRunner(handle, pool=runner_pool, progress=bar).run()

@@ -105,7 +105,7 @@ def _failures(handle: TestHandle, used: list[Tally], batches: int) -> dict:
 
 def test_status(handle: TestHandle) -> dict:
     """The test's definition, verdict (or where it stands), Elo with intervals, outcome table,
-    W/D/L, per-opponent rows of a gauntlet, games stored and their rate."""
+    W/D/L, each bot's failures, per-opponent rows of a gauntlet, games stored and their rate."""
     spec = handle.spec
     tallies, _ = read_prefix(handle)
     verdict = judge(spec, tallies)

@@ -124,7 +124,9 @@ class TestSpec:
                 "panel": self.panel, "opponents": None if self.opponents is None else panel_to_json(self.opponents),
                 **self.settings.as_dict(), "max_games": self.max_games, "seed": self.seed,
                 "batch_pairs": self.batch_pairs, "turn_ms": self.turn_ms, "first_turn_ms": self.first_turn_ms,
-                "time_scale": self.time_scale, "machine_scale": self.machine_scale}
+                "time_scale": self.time_scale,
+                # a test on a machine like CodinGame's keeps the form stored before the option
+                **({} if self.machine_scale == 1.0 else {"machine_scale": self.machine_scale})}
 
     @classmethod
     def from_json(cls, name: str, data: dict) -> TestSpec:
@@ -133,7 +135,8 @@ class TestSpec:
                    None if opponents is None else tuple(panel_from_json(opponents)),
                    Settings(data["elo0"], data["elo1"], data["alpha"], data["beta"], data["normalized"]),
                    int(data["max_games"]), int(data["seed"]), int(data["batch_pairs"]), int(data["turn_ms"]),
-                   int(data["first_turn_ms"]), float(data["time_scale"]), float(data.get("machine_scale", 1.0)))
+                   int(data["first_turn_ms"]), float(data["time_scale"]),
+                   machine_scale=float(data.get("machine_scale", 1.0)))
 
 
 @dataclass(frozen=True)
@@ -225,7 +228,7 @@ def build_spec(name: str, options: TestOptions) -> TestSpec:
                     options.turn_ms if options.turn_ms is not None else TURN_MS,
                     options.first_turn_ms if options.first_turn_ms is not None else FIRST_TURN_MS,
                     options.time_scale if options.time_scale is not None else 1.0,
-                    options.machine_scale if options.machine_scale is not None else 1.0)
+                    machine_scale=options.machine_scale if options.machine_scale is not None else 1.0)
     _check(spec)
     return spec
 

@@ -139,5 +139,6 @@ def test_two_identical_programs_that_fail_in_a_fifth_of_their_games_come_out_equ
                          f"{new['failed']}), base bot ({out['base']}) {new['failed']} of 80 games ({new['rate']:.0%}: "
                          f"crash {new['failed']}); a test stops above 30%")
     assert lines[-2].startswith("max games reached: ")
+    assert "programs at 50 ms a turn, 1000 ms the first (limits x20: 1000 and 20000 ms)" in done.stderr
     status = run_tune("status", "twins", cwd=workdir).stdout
     assert f"failures: new bot ({out['new']}) {new['failed']} of 80 games" in status

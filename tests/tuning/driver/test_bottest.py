@@ -68,8 +68,10 @@ def test_a_test_enforces_a_studys_limits_with_machine_scale_beside_time_scale():
     assert spec.time_control == study.time_control
     assert (spec.time_control.turn_limit_ms, spec.time_control.first_limit_ms) == (5000, 1_000_000)
     assert TestSpec.from_json("t", spec.to_json()) == spec
-    old = {k: v for k, v in spec.to_json().items() if k != "machine_scale"}  # a test stored before the option
-    assert TestSpec.from_json("t", old).machine_scale == 1.0
+    assert spec.to_json()["machine_scale"] == 50.0
+    plain = build_spec("t", TestOptions(new="random", base="chaser"))
+    assert "machine_scale" not in plain.to_json()  # the form stored before the option
+    assert TestSpec.from_json("t", plain.to_json()).machine_scale == 1.0
     assert mismatches(spec, TestOptions(machine_scale=2.0)) == ["--machine-scale 2 (the test has 50)"]
 
 
@@ -263,3 +265,28 @@ def test_a_program_failing_in_more_games_than_a_run_accepts_stops_the_test_in_on
         f"the new bot ({options.new[5:-1]}) failed in 40 of its 40 games of test 't' (100%: crash 40; first: seed ")
     assert "crashed, exit code 3" in line and "more than the 30% a test accepts" in line
     assert "--machine-scale" in line
+
+
+def test_a_gauntlet_plays_again_the_games_its_opponent_fails_for_both_bots_and_stops_when_it_fails_too_often(
+        ray_cluster, sqlite_url):
+    # a gauntlet's opponents are neither tested bot: their failures are forgiven for both alike
+    # (played again, then set aside), and one failing too often stops the test as it stops a study
+    import sys
+    from pathlib import Path
+
+    flaky = Path(__file__).resolve().parents[2] / "programs" / "flaky.py"
+    opponent = f'cmd:"{sys.executable} {flaky} --seed {{game_seed}} --share 100 --fail crash"'
+    options = TestOptions(new="chaser", base="random", panel=opponent, batch_pairs=10, max_games=400,
+                          time_scale=20.0)
+    with pytest.raises(TuningError, match=r"^opponent .*flaky\.py.* lost 40 of 40 games to its clock or a crash "
+                                          r"\(100%; first: seed 50000000\d\d: crashed, exit code 3"):
+        _run(sqlite_url, options)
+    engine = sa.create_engine(sqlite_url)
+    try:
+        with engine.connect() as conn:
+            g = GameRecord
+            rows = conn.execute(sa.select(g.trial, g.replays, g.set_aside, g.a_error)).all()
+    finally:
+        engine.dispose()
+    assert rows and all(r.replays == 3 and r.set_aside for r in rows)  # whichever bot it played
+    assert not any(r.a_error for r in rows)

@@ -587,13 +587,13 @@ class _Drill:
         return final, validate
 
     def _busy(self, host: str) -> bool:
-        """Whether a Ray worker of ``host`` is running a task now."""
+        """Whether a Ray worker of ``host`` is playing a batch of the study now."""
         for pid in self.c.pids(host):
             try:
                 cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
             except OSError:
                 continue
-            if cmd.startswith(b"ray::") and not cmd.startswith(b"ray::IDLE"):
+            if cmd.startswith(b"ray::play_batch"):
                 return True
         return False
 

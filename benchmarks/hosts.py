@@ -107,12 +107,16 @@ set -e
 mount -t tmpfs -o size=16m,mode=755 ocean-stage /mnt
 for i in $(seq 1 $#); do mkdir /mnt/$i; done
 i=0; for p in "$@"; do i=$((i+1)); mount --bind "$p" /mnt/$i; mount -o remount,bind,ro /mnt/$i; done
+if [ -d "$OCEAN_HOST_CACHE" ]; then mkdir /mnt/cache; mount --bind "$OCEAN_HOST_CACHE" /mnt/cache; fi
 mount -t tmpfs -o mode=1777 ocean-tmp /tmp
 mount -t tmpfs -o mode=1777 ocean-shm /dev/shm
 mount -t tmpfs -o mode=700 ocean-home "$HOME"
 i=0; for p in "$@"; do i=$((i+1)); mkdir -p "$p"; mount --move /mnt/$i "$p"; done
+if [ -d /mnt/cache ]; then
+    mkdir -p "$HOME/.cache/ocean-lab/${OCEAN_HOST_CACHE##*/}" && cp -a /mnt/cache/. "$HOME/.cache/ocean-lab/${OCEAN_HOST_CACHE##*/}/"
+    umount /mnt/cache
+fi
 umount /mnt
-if [ -d "$OCEAN_HOST_CACHE" ]; then mkdir -p "$HOME/.cache/ocean-lab" && cp -a "$OCEAN_HOST_CACHE" "$HOME/.cache/ocean-lab/"; fi
 echo ready
 # PID 1 of the host: reaps every orphan, as a machine's init does
 exec "$OCEAN_HOST_PYTHON" -c 'import os, time

@@ -48,12 +48,12 @@ def audit(path: str | None, event: str, **fields) -> None:
 
 
 def _audited_batch(log: str, driver: str, params, opponent, seeds, trial: int, phase: str,
-                   *rest) -> BatchResult:
+                   *rest, **named) -> BatchResult:
     """The product's batch (``play_batch_on_worker``, the rest of its arguments in ``rest``)
     between a "start" and a "done" line."""
     key = {"trial": trial, "phase": phase, "opponent": opponent.name, "seeds": list(seeds), "driver": driver}
     audit(log, "start", **key)
-    result = play_batch_on_worker(params, opponent, seeds, trial, phase, *rest)
+    result = play_batch_on_worker(params, opponent, seeds, trial, phase, *rest, **named)
     audit(log, "done", games=result.digest(opponent.name).games, **key)
     return result
 
@@ -73,7 +73,8 @@ class AuditedPool(BatchPool):
         if not self.log:
             return super()._start(batch, params, url, study)
         return _audited_task.remote(self.log, self.driver, params, batch.opponent, list(batch.seeds), batch.trial,
-                                    batch.phase, self.bot_for(batch), self.time_control, url, study)
+                                    batch.phase, self.bot_for(batch), self.time_control, url, study,
+                                    shipments=self.shipments_for(batch))
 
 
 def _audited_pool(study: bool = True):

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import typer
 
-from tuning.cli import bench, learn, plan, study, test
+from tuning.cli import bench, check, learn, plan, study, test
 
 __all__ = ["app", "main"]
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Tune the Ocean of Code bot: Optuna studies played by Ray workers, stored in SQL.")
-for command in (*study.COMMANDS, *plan.COMMANDS, *test.COMMANDS, *learn.COMMANDS, *bench.COMMANDS):
+for command in (*study.COMMANDS, *plan.COMMANDS, *check.COMMANDS, *test.COMMANDS, *learn.COMMANDS,
+                *bench.COMMANDS):
     app.command()(command)
 
 

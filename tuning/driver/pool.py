@@ -50,7 +50,15 @@ class BatchPool:
     def _start(self, batch: Batch, params: dict, url, study: str | None) -> ray.ObjectRef:
         """Start the Ray task that plays ``batch`` (its arguments as ``play_batch`` takes them)."""
         return play_batch_task.remote(params, batch.opponent, list(batch.seeds), batch.trial, batch.phase,
-                                      self.bot_for(batch), self.time_control, url, study, batch.replay_opponent)
+                                      self.bot_for(batch), self.time_control, url, study, batch.replay_opponent,
+                                      shipments=self.shipments_for(batch))
+
+    def shipments_for(self, batch: Batch) -> dict:
+        """The shipped files of the programs ``batch`` plays (``tuning.driver.shipping``): empty
+        on the driver's machine alone; on a cluster packed once per run, on first use."""
+        from tuning.driver.shipping import shipments_for
+
+        return shipments_for([self.bot_for(batch), batch.opponent])
 
     def bot_for(self, batch: Batch):
         """The bot that plays ``batch`` with its parameters: the batch's own, else the pool's."""

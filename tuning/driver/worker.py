@@ -98,13 +98,15 @@ def _boards_for(seeds: Sequence[int]):
 
 def play_batch(params: Mapping[str, float], opponent, seeds: Sequence[int], trial: int = -1,
                phase: str = "train", bot=None, time_control=None, store_url: str | None = None,
-               study: str | None = None, replay_opponent: bool = True) -> BatchResult:
+               study: str | None = None, replay_opponent: bool = True, shipments=None) -> BatchResult:
     """Play each seed twice (sides swapped) between the study bot with ``params`` and
     ``opponent`` (an ``ocean.bots.BotSpec``). ``bot``: the study's bot (default: the in-process
     tunable bot), which plays with ``params``; ``time_control`` (an ``ocean.timecontrol.TimeControl``,
     default CodinGame's) is what programs are told and what the referee enforces. ``store_url``/``study``: store the games in that study's database from here
     and return only their summary (if the database cannot be reached from this worker, the rows
-    go back to the driver, which stores them)."""
+    go back to the driver, which stores them). ``shipments``: the programs' files shipped to
+    the cluster's nodes (``tuning.driver.shipping``): those programs play from their copy on
+    this node, checked once per node before its first game there."""
     from ocean.bots import BotSpec
     from ocean.constants import OPPONENT_REPLAYS
     from ocean.match import play_pairs
@@ -115,7 +117,7 @@ def play_batch(params: Mapping[str, float], opponent, seeds: Sequence[int], tria
         bot = BotSpec(f"trial-{trial}", STUDY_BOT, dict(params))
     else:
         bot = bot.with_params(dict(params), name=f"trial-{trial}")
-    _check_frozen(bot, opponent)
+    bot, opponent = _on_this_node(bot, opponent, shipments, time_control)
     programs = bot.is_program or opponent.is_program
     boards = None if programs else _boards_for(seeds)
     if not _warm and not programs:  # compile outside the timed part: ``seconds`` is game time only
@@ -135,6 +137,29 @@ def play_batch(params: Mapping[str, float], opponent, seeds: Sequence[int], tria
             return BatchResult([], seconds, result.player_turns, worker, summary, stored=True,
                                store_seconds=time.perf_counter() - t0)
     return BatchResult(rows, seconds, result.player_turns, worker, summary)
+
+
+def _on_this_node(bot, opponent, shipments, time_control):
+    """(bot, opponent) as this node plays them: shipped programs from their copy here, each
+    checked once per node (``tuning.driver.programs.check_shipped``), other frozen bots once per
+    process (``_check_frozen``). A node that cannot run them raises ``FrozenBotChanged`` (one
+    line naming the node): the driver stops the study instead of scoring games here."""
+    if not shipments:
+        _check_frozen(bot, opponent)
+        return bot, opponent
+    from tuning.driver.programs import check_shipped, node_name
+    from tuning.driver.shipping import land
+    from tuning.errors import TuningError
+
+    try:
+        here = [land(spec, shipments) for spec in (bot, opponent)]
+    except (TuningError, OSError) as exc:
+        raise FrozenBotChanged(f"node {node_name()}: a shipped program could not be unpacked here: {exc}") from None
+    _check_frozen(*[h for h, spec in zip(here, (bot, opponent)) if h is spec])
+    problems = check_shipped([h for h, spec in zip(here, (bot, opponent)) if h is not spec], time_control)
+    if problems:
+        raise FrozenBotChanged(problems[0])
+    return here[0], here[1]
 
 
 def _check_frozen(*specs) -> None:

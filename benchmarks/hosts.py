@@ -104,6 +104,7 @@ class DrillError(RuntimeError):
 _HOST_SETUP = r"""
 set -e
 # stage the shared files before tmpfs hides them (the checkout may live under /tmp or a home)
+hostname "$OCEAN_HOST_NAME"
 mount -t tmpfs -o size=16m,mode=755 ocean-stage /mnt
 for i in $(seq 1 $#); do mkdir /mnt/$i; done
 i=0; for p in "$@"; do i=$((i+1)); mount --bind "$p" /mnt/$i; mount -o remount,bind,ro /mnt/$i; done
@@ -193,10 +194,10 @@ class Cluster:
         cache = cache_folder()  # the kernels ocean warmup compiled: copied, as a baked image has them
         for host in ADDRESSES:
             env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "HOME": "/root", "OCEAN_HOST_CACHE": cache,
-                   "OCEAN_HOST_PYTHON": sys.executable}
+                   "OCEAN_HOST_PYTHON": sys.executable, "OCEAN_HOST_NAME": host}
             # a process namespace too: Ray finds "its" node by looking at the processes it sees
             proc = subprocess.Popen(["ip", "netns", "exec", self.ns(host), "unshare", "--mount", "--propagation",
-                                     "private", "--pid", "--fork", "--mount-proc", "sh", "-c", _HOST_SETUP,
+                                     "private", "--pid", "--fork", "--mount-proc", "--uts", "sh", "-c", _HOST_SETUP,
                                      "ocean-host", *shared],
                                     env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                     start_new_session=True)
@@ -219,7 +220,7 @@ class Cluster:
     def popen(self, host: str, argv: list[str], *, env: dict | None = None, log: str | None = None,
               stdin=subprocess.DEVNULL, user: str | None = None, cwd: str = "/tmp") -> subprocess.Popen:
         """Start ``argv`` on ``host`` (its own session); output to ``workdir/log`` (or piped)."""
-        prefix = ["nsenter", "-t", str(self.init(host)), "-m", "-n", "-p", f"--wd={cwd}", "--"]
+        prefix = ["nsenter", "-t", str(self.init(host)), "-m", "-n", "-p", "-u", f"--wd={cwd}", "--"]
         if user:
             prefix += ["runuser", "-u", user, "--"]
         out = open(self.workdir / log, "ab") if log else subprocess.PIPE
@@ -481,6 +482,83 @@ def _train_rows(digest: dict) -> int:
     return sum(1 for k in digest["rows"] if json.loads(k)[1] == "train")
 
 
+# --- the program study ------------------------------------------------------------------------------
+
+PROGRAM_STUDY = "hostsc"
+_BOT_DIR = "/root/mybot"  # on the driver host only: its private home
+_PROGRAM_TOML = f"""\
+name = "{PROGRAM_STUDY}"
+storage = "${{OCEAN_STORAGE}}"
+ray_address = "${{OCEAN_RAY_ADDRESS}}"
+n_trials = 2
+trials_in_flight = 2
+panel = ["mybotc-v1", "hunter-v1"]   # the same C program, frozen: its fingerprint is checked on each node
+seed_bank = {{ start = 1, count = 1000 }}
+games_per_opponent = 4
+batch_pairs = 1
+timeout_scale = 4.0
+
+[time]
+turn_ms = 5
+
+[bot]
+command = "./mybot --fire_probability {{fire_probability}} --approach {{approach}} --silence_below {{silence_below}} --rollouts 16 --seed {{game_seed}}"
+
+[search]
+fire_probability = {{ low = 0.0, high = 1.0, default = 0.9 }}
+approach = {{ low = -2.0, high = 2.0, default = 0.0 }}
+silence_below = {{ low = 0, high = 100, integer = true, default = 0 }}
+
+[sampler]
+kind = "random"
+seed = 1
+
+[pruning]
+enabled = false
+
+[validation]
+seeds = {{ start = 1000000, count = 10 }}
+games = 2
+top_k = 1
+"""
+
+
+def program_study(c: Cluster) -> dict:
+    """The example C bot (studies/examples/mybot.c), built on the driver host only, tuned against
+    a frozen copy of itself: shipped to both worker hosts, checked there, played there."""
+    source = (_REPO / "studies" / "examples" / "mybot.c").read_text()
+    c.run("driver", ["sh", "-c", f"mkdir -p {_BOT_DIR} && cat > {_BOT_DIR}/mybot.c && "
+                                 f"cc -O2 -o {_BOT_DIR}/mybot {_BOT_DIR}/mybot.c -lm"], input=source)
+    c.run("driver", ["sh", "-c", f"cat > {_BOT_DIR}/{PROGRAM_STUDY}.toml"], input=_PROGRAM_TOML)
+    env = _study_env(c, "driver", REFERENCE_DB)
+    c.run("driver", ["ocean", "panel", "add", "mybotc-v1", "--command",
+                     "./mybot --seed {game_seed} --turn-ms {turn_ms} --rollouts 16", "--cwd", _BOT_DIR,
+                     "--turn-ms", "5"], env=env, cwd=_BOT_DIR)
+    check = c.run("driver", ["tune", "check", f"{PROGRAM_STUDY}.toml", "--json"], env=env, cwd=_BOT_DIR)
+    checked = json.loads(check.stdout.strip().splitlines()[-1])
+    checked_on = sorted(h for h in WORKERS for n in checked["nodes"]
+                        if f"at {ADDRESSES[h]})" in n["node"] and not n["problems"])
+    c.log(f"program study: mybot.c built on host driver only; tune check shipped "
+          f"{', '.join(str(x['files']) + ' files' for x in checked['shipped'])} and checked it on "
+          f"{', '.join(checked_on) or 'no worker host'}")
+    log = "program-launch.log"
+    _wait(_tune(c, "driver", REFERENCE_DB, ["launch", f"{_BOT_DIR}/{PROGRAM_STUDY}.toml"], log),
+          "the program study's launch", c, log)
+    games = int(c.run("db", ["psql", "-tA", "-h", "/tmp/pg", "-U", "ocean", "-d", REFERENCE_DB, "-c",
+                             f"SELECT count(*) FROM ocean_games WHERE study = '{PROGRAM_STUDY}'"],
+                      env=c.env("db", {"PGPASSWORD": c.password})).stdout.strip())
+    landed = {}
+    for host in WORKERS:  # the shipped copy, unpacked on the worker host; the driver's folder is not there
+        found = c.run(host, ["sh", "-c", f"test ! -e {_BOT_DIR} && find /tmp/tune-programs-0 -name mybot -type f"],
+                      check=False)
+        landed[host] = found.returncode == 0 and bool(found.stdout.strip())
+    c.log(f"program study: {games} games stored, played on the worker hosts from the shipped copy "
+          f"(unpacked on {', '.join(h for h, ok in landed.items() if ok) or 'none'})")
+    return {"games": games, "checked_on": checked_on, "landed": landed,
+            "shipped": bool(checked["shipped"]) and games > 0 and any(landed.values())
+            and checked_on == sorted(WORKERS)}
+
+
 # --- the drill ------------------------------------------------------------------------------------
 
 @dataclass
@@ -491,7 +569,9 @@ class HostsReport:
     identical: bool = False
     lost: int = 0
     duplicates: int = 0
-    program_shipped: bool = False
+    program_shipped: bool = False  # the C program ran on worker hosts from shipped files, checked on both
+    program_games: int = 0
+    program_checked_on: list[str] = field(default_factory=list)
     faults: list[str] = field(default_factory=list)
     trials: int = 0
     games: int = 0
@@ -539,7 +619,7 @@ class _Drill:
         _wait(_tune(c, "driver", REFERENCE_DB, ["launch", f"/root/study/{STUDY}.toml"], log), "the reference launch",
               c, log)
         validate = self.validate("driver", REFERENCE_DB, "reference-validate.log")
-        c.log(f"undisturbed run: {self.needed} training games in {time.monotonic() - t0:.0f} s; "
+        c.log(f"undisturbed run: {self.needed} training games, launch and validate in {time.monotonic() - t0:.0f} s; "
               f"{_best_line(validate)}")
         return _digest(c, REFERENCE_DB), validate
 
@@ -616,7 +696,7 @@ class _Drill:
             time.sleep(0.5)
 
 
-def run_drill(workdir: Path, *, n_trials: int = 4, pairs: int = 300, batch_pairs: int = 50,
+def run_drill(workdir: Path, *, n_trials: int = 4, pairs: int = 300, batch_pairs: int = 50, programs: bool = True,
               log: Callable[[str], None] = lambda line: None) -> HostsReport:
     """Build the hosts, run the study undisturbed and disturbed, compare; remove everything."""
     start = time.monotonic()
@@ -625,6 +705,11 @@ def run_drill(workdir: Path, *, n_trials: int = 4, pairs: int = 300, batch_pairs
     with Cluster(workdir, log) as c:
         start_database(c)
         start_ray(c)
+        if programs:
+            shipped = program_study(c)
+            report.program_shipped = shipped["shipped"]
+            report.program_games = shipped["games"]
+            report.program_checked_on = shipped["checked_on"]
         drill = _Drill(c, report, n_trials=n_trials, pairs=pairs, batch_pairs=batch_pairs)
         drill.write_study()
         reference, ref_validate = drill.undisturbed()
@@ -660,6 +745,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--pairs", type=int, default=300, help="maps per opponent (2 games each; default 300)")
     p.add_argument("--batch-pairs", type=int, default=50, help="maps per Ray task (default 50)")
     p.add_argument("--workdir", type=Path, help="keep the hosts' logs here")
+    p.add_argument("--no-program", action="store_true", help="leave out the C program's study")
     p.add_argument("--digest", metavar="DATABASE", help=argparse.SUPPRESS)  # run on host db by the drill
     a = p.parse_args(argv)
     if a.digest:
@@ -679,7 +765,8 @@ def main(argv: list[str] | None = None) -> int:
 
     previous = signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     try:
-        report = run_drill(workdir, n_trials=a.trials, pairs=a.pairs, batch_pairs=a.batch_pairs, log=log)
+        report = run_drill(workdir, n_trials=a.trials, pairs=a.pairs, batch_pairs=a.batch_pairs,
+                           programs=not a.no_program, log=log)
     except KeyboardInterrupt:
         print("interrupted: every host, namespace and process of the drill removed", file=sys.stderr)
         return 130

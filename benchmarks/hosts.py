@@ -220,12 +220,13 @@ class Cluster:
     def popen(self, host: str, argv: list[str], *, env: dict | None = None, log: str | None = None,
               stdin=subprocess.DEVNULL, user: str | None = None, cwd: str = "/tmp") -> subprocess.Popen:
         """Start ``argv`` on ``host`` (its own session); output to ``workdir/log`` (or piped)."""
-        prefix = ["nsenter", "-t", str(self.init(host)), "-m", "-n", "-p", "-u", f"--wd={cwd}", "--"]
+        # (nsenter's --wd opens the folder before it enters the host: the machine's, not the host's)
+        prefix = ["nsenter", "-t", str(self.init(host)), "-m", "-n", "-p", "-u", "--"]
         if user:
             prefix += ["runuser", "-u", user, "--"]
         out = open(self.workdir / log, "ab") if log else subprocess.PIPE
         try:
-            return subprocess.Popen([*prefix, "env", "-i", *(f"{k}={v}" for k, v in (env or self.env(host)).items()),
+            return subprocess.Popen([*prefix, "env", "-i", "-C", cwd, *(f"{k}={v}" for k, v in (env or self.env(host)).items()),
                                      *argv], stdin=stdin, stdout=out, stderr=subprocess.STDOUT if log else
                                     subprocess.PIPE, start_new_session=True)
         finally:

@@ -1,7 +1,9 @@
 """The study across five hosts (``python -m benchmarks.hosts``): Linux network namespaces on a private
 bridge, PostgreSQL, a Ray head, two worker hosts and a driver, each with its own address and file
-system. A worker host dies mid-batch, the database goes off the network for 20 s and the driver
-dies and is resumed from another host: the study stores exactly what its undisturbed run does."""
+system. The example C program, built on the driver host only, is shipped to both worker hosts,
+checked there and played there. A worker host dies mid-batch, the database goes off the network
+for 20 s and the driver dies and is resumed from another host: the study stores exactly what its
+undisturbed run does."""
 import json
 import subprocess
 import sys
@@ -25,6 +27,8 @@ def test_a_study_across_hosts_survives_a_dead_worker_host_a_cut_database_and_a_m
     assert line["identical"] is True and line["lost"] == 0 and line["duplicates"] == 0
     assert set(line["faults"]) == {"worker_host_killed", "database_cut", "driver_moved"}
     assert line["validated_best"]
+    assert line["program_shipped"] is True and line["program_games"] > 0
+    assert line["program_checked_on"] == ["w1", "w2"]
     # every namespace the drill made is gone
     listed = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
     assert "ocean-hosts-" not in listed

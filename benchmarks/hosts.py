@@ -114,7 +114,8 @@ mount -t tmpfs -o mode=1777 ocean-shm /dev/shm
 mount -t tmpfs -o mode=700 ocean-home "$HOME"
 i=0; for p in "$@"; do i=$((i+1)); mkdir -p "$p"; mount --move /mnt/$i "$p"; done
 if [ -d /mnt/cache ]; then
-    mkdir -p "$HOME/.cache/ocean-lab/${OCEAN_HOST_CACHE##*/}" && cp -a /mnt/cache/. "$HOME/.cache/ocean-lab/${OCEAN_HOST_CACHE##*/}/"
+    kernels="$HOME/.cache/ocean-lab/${OCEAN_HOST_CACHE##*/}"
+    mkdir -p "$kernels" && cp -a /mnt/cache/. "$kernels/"
     umount /mnt/cache
 fi
 umount /mnt
@@ -226,9 +227,9 @@ class Cluster:
             prefix += ["runuser", "-u", user, "--"]
         out = open(self.workdir / log, "ab") if log else subprocess.PIPE
         try:
-            return subprocess.Popen([*prefix, "env", "-i", "-C", cwd, *(f"{k}={v}" for k, v in (env or self.env(host)).items()),
-                                     *argv], stdin=stdin, stdout=out, stderr=subprocess.STDOUT if log else
-                                    subprocess.PIPE, start_new_session=True)
+            variables = [f"{k}={v}" for k, v in (env or self.env(host)).items()]
+            return subprocess.Popen([*prefix, "env", "-i", "-C", cwd, *variables, *argv], stdin=stdin, stdout=out,
+                                    stderr=subprocess.STDOUT if log else subprocess.PIPE, start_new_session=True)
         finally:
             if log:
                 out.close()
@@ -353,15 +354,15 @@ def start_database(c: Cluster) -> None:
         if time.monotonic() > deadline:
             raise DrillError(f"PostgreSQL on db did not start (files: {c.workdir}/db-postgres.log)")
         time.sleep(0.5)
-    sql = [f"CREATE ROLE ocean LOGIN PASSWORD '{c.password}'", f"CREATE DATABASE {REFERENCE_DB} OWNER ocean",
-           f"CREATE DATABASE {DRILL_DB} OWNER ocean"]
+    sql = [f"CREATE ROLE tuner LOGIN PASSWORD '{c.password}'", f"CREATE DATABASE {REFERENCE_DB} OWNER tuner",
+           f"CREATE DATABASE {DRILL_DB} OWNER tuner"]
     c.run("db", ["psql", "-q", "-v", "ON_ERROR_STOP=1", "-h", "/tmp/pg", "-U", "postgres",
                  *(a for s in sql for a in ("-c", s))], env=env)
     c.log(f"db: PostgreSQL on {address}:{PG_PORT} (password auth), databases {REFERENCE_DB} and {DRILL_DB}")
 
 
 def storage_url(c: Cluster, database: str) -> str:
-    return f"postgresql+psycopg://ocean:{c.password}@{ADDRESSES['db']}:{PG_PORT}/{database}"
+    return f"postgresql+psycopg://tuner:{c.password}@{ADDRESSES['db']}:{PG_PORT}/{database}"
 
 
 def ray_address() -> str:
@@ -539,13 +540,14 @@ def program_study(c: Cluster) -> dict:
     checked = json.loads(check.stdout.strip().splitlines()[-1])
     checked_on = sorted(h for h in WORKERS for n in checked["nodes"]
                         if f"at {ADDRESSES[h]})" in n["node"] and not n["problems"])
-    c.log(f"program study: mybot.c built on host driver only; tune check shipped "
-          f"{', '.join(str(x['files']) + ' files' for x in checked['shipped'])} and checked it on "
-          f"{', '.join(checked_on) or 'no worker host'}")
+    c.log(f"program study: mybot.c built on host driver only; tune check shipped it "
+          f"({', '.join(repr(x['program']) for x in checked['shipped'])}: {checked['shipped'][0]['files']} files) "
+          f"and checked it on {', '.join(checked_on) or 'no worker host'}" if checked["shipped"] else
+          "program study: tune check shipped nothing")
     log = "program-launch.log"
     _wait(_tune(c, "driver", REFERENCE_DB, ["launch", f"{_BOT_DIR}/{PROGRAM_STUDY}.toml"], log),
           "the program study's launch", c, log)
-    games = int(c.run("db", ["psql", "-tA", "-h", "/tmp/pg", "-U", "ocean", "-d", REFERENCE_DB, "-c",
+    games = int(c.run("db", ["psql", "-tA", "-h", "/tmp/pg", "-U", "tuner", "-d", REFERENCE_DB, "-c",
                              f"SELECT count(*) FROM ocean_games WHERE study = '{PROGRAM_STUDY}'"],
                       env=c.env("db", {"PGPASSWORD": c.password})).stdout.strip())
     landed = {}
@@ -625,7 +627,8 @@ class _Drill:
         return _digest(c, REFERENCE_DB), validate
 
     def validate(self, host: str, database: str, log: str) -> str:
-        _wait(_tune(self.c, host, database, ["validate", STUDY, "--ray-address", ray_address()], log), f"tune validate on {host}", self.c, log)
+        _wait(_tune(self.c, host, database, ["validate", STUDY, "--ray-address", ray_address()], log),
+              f"tune validate on {host}", self.c, log)
         return (self.c.workdir / log).read_text(errors="replace")
 
     def _stored(self) -> int:
@@ -663,7 +666,8 @@ class _Drill:
         snapshots.append(_digest(c, DRILL_DB))
         c.log(f"fault 3: killed the driver on host driver ({stored} games stored); tune resume {STUDY} on host w1")
         log = "drill-resume.log"
-        _wait(_tune(c, "w1", DRILL_DB, ["resume", STUDY, "--ray-address", ray_address()], log), "tune resume on w1", c, log)
+        _wait(_tune(c, "w1", DRILL_DB, ["resume", STUDY, "--ray-address", ray_address()], log), "tune resume on w1",
+              c, log)
         self.r.faults.append("driver_moved")
         validate = self.validate("w1", DRILL_DB, "drill-validate.log")
         final = _digest(c, DRILL_DB)

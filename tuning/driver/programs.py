@@ -58,6 +58,18 @@ def _runtime_problem(spec) -> str | None:
             "(docs/cluster.md)")
 
 
+def _runtime_here(spec) -> str:
+    """Which runtime this node runs a program with (its command's first word found on the PATH,
+    links followed: another JVM is another path), for a refusal; "" for a program run by path."""
+    from ocean.progenv import program_environment
+
+    first = shlex.split(spec.program.command)[0]
+    if "/" in first or "{" in first:
+        return ""
+    found = shutil.which(first, path=program_environment(dict(spec.program.env)).get("PATH", os.defpath))
+    return f" ({first} on this node: {os.path.realpath(found)})" if found else ""
+
+
 def bot_problems(spec, time_control=None) -> list[str]:
     """Problems with one bot (a ``BotSpec``: a program, or a frozen in-process bot) on this
     machine, one line each without the node's name (empty: all good)."""
@@ -74,7 +86,7 @@ def bot_problems(spec, time_control=None) -> list[str]:
         try:
             check_frozen(spec, fresh=True)  # Ray workers live on: never a cached answer here
         except FingerprintError as exc:
-            return [str(exc)]
+            return [str(exc) + (_runtime_here(spec) if spec.is_program else "")]
         return []
     try:
         player = open_player(spec, _CHECK_SEED, time=time_control or DEFAULT_TIME)

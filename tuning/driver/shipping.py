@@ -35,7 +35,8 @@ from typing import Callable, Iterable, Mapping, Sequence
 from tuning.errors import TuningError
 
 __all__ = ["Shipment", "SHIP_LIMIT_MB", "ENV_SHIP_LIMIT", "ENV_PROGRAM_CACHE", "ship_limit_bytes", "pack",
-           "program_key", "shipments_for", "land", "unpacked", "moved", "cache_root", "once_per_node", "SKIPPED"]
+           "program_key", "shipments_for", "land", "unpacked", "held_copy", "moved", "cache_root", "once_per_node",
+           "SKIPPED"]
 
 SHIP_LIMIT_MB = 100  # what one program may ship: a bot's binary, jar or scripts and its data, with room
 ENV_SHIP_LIMIT = "TUNE_SHIP_LIMIT_MB"  # raises (or lowers) it, on the driver
@@ -49,6 +50,8 @@ SKIPPED = "folders .git .hg .svn __pycache__; files *.db *.db-wal *.db-shm *.db-
 _INSTALLED = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/etc", "/nix", "/snap",
               "/proc", "/sys", "/dev")
 _TREE = "tree"  # the unpacked files, at their driver-side absolute paths under it
+_ZIP = "shipment.zip"  # the zip as shipped, beside them
+_KEYS = "programs"  # a mark per program shipped as this content (its time: the copy's last use)
 _SCRATCH = ".unpacking-"  # a folder being unpacked: .unpacking-DIGEST-PID-RANDOM
 _STAMP = (1980, 1, 1, 0, 0, 0)  # zip entries' time: the zip of the same files is the same bytes
 _RECHECK_S = 30.0  # how often a driver alone on its node looks again for other nodes
@@ -91,8 +94,8 @@ def _installed(path: str) -> bool:
 
 
 def _named_paths(program) -> list[tuple[str, bool]]:
-    """(absolute path, whether ``SKIPPED`` names are left out under it) of what ``program`` names
-    outside the node's installed software: its ``cwd`` and each word of its command (but a first
+    """(absolute path, whether ``SKIPPED`` names are left out under it) of what ``program`` needs:
+    its ``cwd`` and, outside the node's installed software, each word of its command (but a first
     word without a slash: found on the PATH) that names an existing file or folder (skipping);
     its ``files`` (whole: their content is a frozen program's fingerprint)."""
     cwd = program.resolved_cwd() or os.getcwd()
@@ -105,7 +108,8 @@ def _named_paths(program) -> list[tuple[str, bool]]:
             out.setdefault(path, True)
     for f in program.files:
         out[os.path.normpath(f)] = False
-    return [(p, skip) for p, skip in out.items() if not _installed(p)]
+    own = os.path.normpath(cwd)  # the program's own folder travels wherever it is (a bot in /opt/mybot)
+    return [(p, skip) for p, skip in out.items() if p == own or not _installed(p)]
 
 
 def _skipped(name: str) -> bool:
@@ -122,6 +126,7 @@ def _members(tops: Sequence[tuple[str, bool]], limit: int, who: str) -> list[tup
         if os.path.isdir(top):
             paths = []
             for folder, subfolders, names in os.walk(top):
+                seen.setdefault(folder, folder.lstrip("/") + "/")  # folders too: an empty one may be needed
                 subfolders[:] = sorted(d for d in subfolders if not (skip and _skipped(d)))
                 paths += [os.path.join(folder, n) for n in sorted(names) if not (skip and _skipped(n))]
         else:
@@ -162,22 +167,30 @@ def pack(program, *, limit: int | None = None, who: str | None = None) -> tuple[
     the folder and its size) past ``limit`` bytes (default ``ship_limit_bytes()``)."""
     limit = ship_limit_bytes() if limit is None else limit
     who = who or f"program {program.command!r}"
-    members = _members(_named_paths(program), limit, who)
+    tops = _named_paths(program)
+    cwd = os.path.normpath(program.resolved_cwd() or os.getcwd())
+    if not os.path.isdir(cwd):
+        raise TuningError(f"{who}: its folder {cwd} does not exist on this machine (the driver's), so it cannot be "
+                          "shipped to the cluster's nodes")
+    members = _members(tops, limit, who)
     digest = hashlib.sha256()
     buffer = io.BytesIO()
     size = 0
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=6) as archive:
         for name, path in members:
-            with open(path, "rb") as fh:
-                data = fh.read()
-            mode = 0o755 if os.stat(path).st_mode & stat.S_IXUSR else 0o644
+            folder = name.endswith("/")
+            data = b""
+            if not folder:
+                with open(path, "rb") as fh:
+                    data = fh.read()
+            mode = 0o755 if folder or os.stat(path).st_mode & stat.S_IXUSR else 0o644
             info = zipfile.ZipInfo(name, date_time=_STAMP)
-            info.external_attr = (stat.S_IFREG | mode) << 16
-            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = ((stat.S_IFDIR if folder else stat.S_IFREG) | mode) << 16
+            info.compress_type = zipfile.ZIP_STORED if folder else zipfile.ZIP_DEFLATED
             archive.writestr(info, data)
             digest.update(f"{name}\x00{mode:o}\x00".encode() + hashlib.sha256(data).digest())
             size += len(data)
-    return digest.hexdigest()[:24], buffer.getvalue(), size, len(members)
+    return digest.hexdigest()[:24], buffer.getvalue(), size, sum(not n.endswith("/") for n, _ in members)
 
 
 # --- the driver: which programs ship, packed once per run -------------------------------------
@@ -212,17 +225,26 @@ def _needed() -> bool:
     return False
 
 
+def _missing(spec) -> bool:
+    """Whether a program's folder is missing on this machine (a driver on another host than the
+    one that launched the study): its shipped copy then comes from the nodes (``_from_nodes``)."""
+    return not os.path.isdir(spec.program.resolved_cwd() or os.getcwd())
+
+
 def shipments_for(specs: Iterable, *, fresh: bool = False) -> dict[str, Shipment]:
     """The shipments of the programs among ``specs`` (``ocean.bots.BotSpec``s) by ``program_key``:
     packed and put in Ray's object store once per run (``fresh``: packed again, as before a
-    study starts: the files may have changed since); empty when every node is the driver's own.
-    ``TuningError`` for a program over the size limit."""
+    study starts: the files may have changed since); empty when every node is the driver's own
+    and the programs' folders are here. A program whose folder is not on this machine ships the
+    newest copy the nodes hold (an earlier driver's, ``_from_nodes``). ``TuningError`` for a
+    program over the size limit, or whose folder is nowhere."""
     import ray
 
     programs = [s for s in specs if s is not None and s.is_program]
     if not programs or not ray.is_initialized():
         return {}
-    if not any((_job(), program_key(s.program)) in _made for s in programs) and not _needed():
+    if (not any((_job(), program_key(s.program)) in _made for s in programs) and not any(map(_missing, programs))
+            and not _needed()):
         return {}
 
     out = {}
@@ -230,9 +252,13 @@ def shipments_for(specs: Iterable, *, fresh: bool = False) -> dict[str, Shipment
         key = program_key(spec.program)
         made = _made.get((_job(), key))
         if made is None or fresh:
-            digest, data, size, count = pack(spec.program, who=f"program {spec.name!r}")
-            if made is None or made.digest != digest:
-                made = Shipment(digest, ray.put(data), size, count)
+            who = f"program {spec.name!r}"
+            if _missing(spec):
+                made = made or _from_nodes(spec, who)
+            else:
+                digest, data, size, count = pack(spec.program, who=who)
+                if made is None or made.digest != digest:
+                    made = Shipment(digest, ray.put(data), size, count)
             _made[(_job(), key)] = made
         out[key] = made
     return out
@@ -284,19 +310,28 @@ def _sweep(root: str) -> None:
 def _unpack(data: bytes, into: str) -> None:
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         for info in archive.infolist():
-            parts = info.filename.split("/")
+            parts = info.filename.rstrip("/").split("/")
             if info.filename.startswith("/") or ".." in parts or "" in parts:
                 raise TuningError(f"a shipped program holds a bad path {info.filename!r}")
             path = os.path.join(into, *parts)
+            if info.is_dir():
+                os.makedirs(path, exist_ok=True)
+                continue
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with archive.open(info) as src, open(path, "wb") as dst:
                 shutil.copyfileobj(src, dst)
             os.chmod(path, (info.external_attr >> 16) & 0o777 or 0o644)
 
 
-def unpacked(shipment: Shipment, fetch: Callable[[object], bytes] | None = None) -> str:
+def _key_mark(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+def unpacked(shipment: Shipment, fetch: Callable[[object], bytes] | None = None, key: str | None = None) -> str:
     """The folder where ``shipment`` is unpacked on this node, unpacking it first if no process
-    of this node has (its bytes fetched from the object store only then)."""
+    of this node has (its bytes fetched from the object store only then). The zip is kept
+    beside the files, and ``key`` (the ``program_key`` it was shipped for) noted, so a driver
+    on a machine without the program's folder can take it back (``held_copy``)."""
     done = _landed.get(shipment.digest)
     if done is not None and os.path.isdir(done):
         return done
@@ -312,6 +347,8 @@ def unpacked(shipment: Shipment, fetch: Callable[[object], bytes] | None = None)
         scratch = tempfile.mkdtemp(prefix=f"{_SCRATCH}{shipment.digest}-{os.getpid()}-", dir=root)
         try:
             _unpack(data, os.path.join(scratch, _TREE))
+            with open(os.path.join(scratch, _ZIP), "wb") as fh:
+                fh.write(data)
             os.chmod(scratch, 0o755)
             try:
                 os.rename(scratch, final)  # atomic: the folder is complete or absent
@@ -321,8 +358,76 @@ def unpacked(shipment: Shipment, fetch: Callable[[object], bytes] | None = None)
         finally:
             if os.path.isdir(scratch):
                 shutil.rmtree(scratch, ignore_errors=True)
+    if key is not None:  # the newest use of a copy for this program: its time
+        marks = os.path.join(final, _KEYS)
+        os.makedirs(marks, exist_ok=True)
+        mark = os.path.join(marks, _key_mark(key))
+        with open(mark, "a"):
+            pass
+        os.utime(mark)
     _landed[shipment.digest] = final
     return final
+
+
+def held_copy(key: str) -> tuple[float, str, bytes] | None:
+    """(when last used, digest, zip bytes) of the newest copy of program ``key`` this node
+    holds, or None."""
+    root = cache_root()
+    best = None
+    for name in os.listdir(root):
+        mark = os.path.join(root, name, _KEYS, _key_mark(key))
+        packed = os.path.join(root, name, _ZIP)
+        if name.startswith(_SCRATCH) or not (os.path.isfile(mark) and os.path.isfile(packed)):
+            continue
+        when = os.path.getmtime(mark)
+        if best is None or when > best[0]:
+            best = (when, name, packed)
+    if best is None:
+        return None
+    with open(best[2], "rb") as fh:
+        return best[0], best[1], fh.read()
+
+
+def _digest_of(data: bytes) -> tuple[str, int, int]:
+    """(digest, bytes of files, files) of a shipment's zip, computed as ``pack`` does."""
+    digest = hashlib.sha256()
+    size = 0
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        infos = archive.infolist()
+        for info in infos:
+            content = archive.read(info)
+            mode = (info.external_attr >> 16) & 0o777
+            digest.update(f"{info.filename}\x00{mode:o}\x00".encode() + hashlib.sha256(content).digest())
+            size += len(content)
+    return digest.hexdigest()[:24], size, sum(not info.is_dir() for info in infos)
+
+
+def _from_nodes(spec, who: str) -> Shipment:
+    """The newest copy of ``spec``'s program the cluster's nodes hold (shipped by an earlier
+    driver): for a driver on a machine without the program's folder (a study resumed from
+    another host). ``TuningError`` if no node holds one."""
+    import ray
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    key = program_key(spec.program)
+    task = ray.remote(num_cpus=0, max_retries=0)(held_copy)
+    refs = [task.options(scheduling_strategy=NodeAffinitySchedulingStrategy(n["NodeID"], soft=False)).remote(key)
+            for n in ray.nodes() if n.get("Alive")]
+    found = []
+    for ref in refs:
+        try:
+            copy = ray.get(ref)
+        except ray.exceptions.RayError:  # a node that went away meanwhile holds nothing
+            continue
+        if copy is not None and _digest_of(copy[2])[0] == copy[1]:  # a copy as it was shipped
+            found.append(copy)
+    if not found:
+        cwd = os.path.normpath(spec.program.resolved_cwd() or os.getcwd())
+        raise TuningError(f"{who}: its folder {cwd} does not exist on this machine (the driver's), and no node of "
+                          "the cluster holds a copy shipped by an earlier driver; run the driver where the folder is")
+    _, digest, data = max(found, key=lambda c: c[0])
+    _, size, count = _digest_of(data)
+    return Shipment(digest, ray.put(data), size, count)
 
 
 def moved(program, tree: str):
@@ -354,7 +459,8 @@ def land(spec, shipments: Mapping[str, Shipment] | None):
     shipment = shipments.get(program_key(spec.program))
     if shipment is None:
         return spec
-    tree = os.path.join(unpacked(shipment), _TREE)
+    key = program_key(spec.program)
+    tree = os.path.join(unpacked(shipment, key=key), _TREE)
     return dataclasses.replace(spec, program=moved(spec.program, tree))
 
 
@@ -367,10 +473,8 @@ def once_per_node(spec, what: str, check: Callable[[], list[str]], *, fresh: boo
     leaves a mark (beside the program's unpacked files) the others and later workers read.
     ``what``: what else the check depends on (the time control); ``fresh``: check even if
     marked (before a study starts), marking again if clean."""
-    folder = spec.program.cwd
-    while os.path.basename(folder) != _TREE and os.path.dirname(folder) != folder:
-        folder = os.path.dirname(folder)
-    home = os.path.dirname(folder)
+    root = cache_root()
+    home = os.path.join(root, os.path.relpath(spec.program.cwd, root).split("/")[0])  # the copy's digest folder
     key = hashlib.sha256((program_key(spec.program) + "\x00" + what).encode()).hexdigest()[:16]
     mark = os.path.join(home, f"checked-{key}")
     if not fresh and (mark in _node_checked or os.path.exists(mark)):

@@ -23,6 +23,7 @@ def _bot_folder(root):
     (folder / ".git").mkdir()
     (folder / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
     (folder / "study.db").write_bytes(b"\0" * 1000)
+    (folder / "logs").mkdir()  # empty: the program writes there
     return folder
 
 
@@ -51,6 +52,7 @@ def test_a_folder_packs_to_the_same_bytes_and_unpacks_where_the_program_starts_f
     assert argv[0] == "./bot.sh" and argv[2] == os.path.join(home, "tree", str(extra).lstrip("/"))
     assert argv[3:] == ["--seed", "{game_seed}"]  # placeholders stay placeholders
     assert open(argv[2], "rb").read() == b"opening book"
+    assert os.listdir(os.path.join(there.cwd, "logs")) == []  # an empty folder travels too
     out = subprocess.run([argv[0]], cwd=there.cwd, capture_output=True, text=True, check=True)  # still executable
     assert out.stdout.strip() == there.cwd
 
@@ -112,10 +114,71 @@ def test_a_frozen_program_files_fingerprint_is_the_same_from_the_shipped_copy(tm
     assert files_fingerprint(there.files) == program.fingerprint
 
 
-def test_a_cache_of_another_user_is_refused_in_one_line(tmp_path, monkeypatch):
-    cache = tmp_path / "theirs"
-    cache.mkdir()
-    os.chown(cache, 12345, 12345) if os.getuid() == 0 else pytest.skip("needs root to give a folder away")
-    monkeypatch.setenv(shipping.ENV_PROGRAM_CACHE, str(cache))
-    with pytest.raises(TuningError, match="is not a folder of this user's"):
+def test_a_cache_that_is_not_this_users_own_folder_is_refused_in_one_line(tmp_path, monkeypatch):
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "elsewhere")  # a link planted where the cache goes
+    monkeypatch.setenv(shipping.ENV_PROGRAM_CACHE, str(tmp_path / "link"))
+    with pytest.raises(TuningError, match="is not a folder of this user's; remove it or set TUNE_PROGRAM_CACHE"):
         shipping.cache_root()
+
+
+def test_a_program_whose_folder_is_missing_is_one_line(tmp_path):
+    with pytest.raises(TuningError) as err:
+        pack(ProgramSpec("./bot", cwd=str(tmp_path / "gone")), who="program 'mine'")
+    assert str(err.value) == (f"program 'mine': its folder {tmp_path / 'gone'} does not exist on this machine "
+                              "(the driver's), so it cannot be shipped to the cluster's nodes")
+
+
+def test_a_node_gives_back_the_newest_copy_it_holds_of_a_program(tmp_path, monkeypatch):
+    folder = _bot_folder(tmp_path)
+    program = ProgramSpec("./bot.sh", cwd=str(folder))
+    key = shipping.program_key(program)
+    monkeypatch.setenv(shipping.ENV_PROGRAM_CACHE, str(tmp_path / "node"))
+    assert shipping.held_copy(key) is None
+    digest, data, size, files = pack(program)
+    shipping._landed.clear()
+    unpacked(Shipment(digest, "ref", size, files), fetch=lambda ref: data, key=key)
+    (folder / "data" / "weights.txt").write_text("4 5 6\n")  # the program changed, shipped again
+    newer, data2, _, _ = pack(program)
+    unpacked(Shipment(newer, "ref", size, files), fetch=lambda ref: data2, key=key)
+    when, held, back = shipping.held_copy(key)
+    assert (held, back) == (newer, data2)
+    assert shipping._digest_of(back) == (newer, size, files)  # the driver checks the copy is as shipped
+    assert shipping.held_copy(shipping.program_key(ProgramSpec("./other", cwd=str(folder)))) is None
+
+
+def test_a_frozen_program_is_checked_from_its_shipped_copy_and_a_changed_copy_refused(tmp_path, monkeypatch,
+                                                                                      ray_cluster):
+    import dataclasses
+
+    import ray
+
+    from ocean.bots import PROGRAM, BotSpec
+    from ocean.fingerprint import program_fingerprint
+    from tests.programs.build import HERE
+    from tuning.driver.programs import check_on_this_node
+
+    folder = tmp_path / "knob"
+    folder.mkdir()
+    (folder / "knob.py").write_bytes((HERE / "knob.py").read_bytes())
+    program = ProgramSpec(f"{shlex.quote(sys.executable)} knob.py --skill 0.8 --seed {{game_seed}}", cwd=str(folder))
+    fingerprint, _ = program_fingerprint(BotSpec("knob", PROGRAM, {}, program))
+    frozen = BotSpec("knob-v1", PROGRAM, {}, dataclasses.replace(program, fingerprint=fingerprint))
+    monkeypatch.setenv(shipping.ENV_PROGRAM_CACHE, str(tmp_path / "node"))
+    shipping._landed.clear()
+
+    def shipped():
+        digest, data, size, files = pack(frozen.program)
+        return {shipping.program_key(frozen.program): Shipment(digest, ray.put(data), size, files)}
+
+    assert check_on_this_node([frozen], None, shipped()) == []
+    (digest,) = os.listdir(tmp_path / "node")
+    assert any(n.startswith("checked-") for n in os.listdir(tmp_path / "node" / digest))  # the node's workers skip it
+    # the copy a node gets plays otherwise (as another runtime would make it): refused, naming the node
+    knob = (folder / "knob.py").read_text()
+    changed = knob.replace('skill = skill_value(given["--skill"], "--skill")', "skill = 0.3")
+    assert changed != knob
+    (folder / "knob.py").write_text(changed)
+    (problem,) = check_on_this_node([frozen], None, shipped())
+    assert problem.startswith("node ") and "panel program 'knob-v1'" in problem
+    assert "plays differently than when it was frozen" in problem and "\n" not in problem

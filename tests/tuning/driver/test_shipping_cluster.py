@@ -37,6 +37,12 @@ _DRIVER = textwrap.dedent("""
         check_programs([spec])  # ships, and checks on every node
     shipments = shipments_for([spec])
     os.rename(folder, folder + ".gone")  # from now on the program exists only as shipped copies
+    if check == "check":  # a driver without the folder (another host) takes the copy the nodes hold
+        import tuning.driver.shipping as shipping
+        shipping._made.clear()
+        again = shipping.shipments_for([spec], fresh=True)
+        assert [s.digest for s in again.values()] == [s.digest for s in shipments.values()], (again, shipments)
+        shipments = again
 
     @ray.remote(num_cpus=1)
     def cache():

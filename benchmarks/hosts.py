@@ -10,17 +10,21 @@ checkout and its virtualenv bound read-only; the compiled kernels copied into it
 - ``w1``, ``w2`` Ray worker nodes joined to the head's address, one CPU each;
 - ``driver``  a Ray node without CPUs that runs ``tune launch`` and ``tune validate``.
 
-The bridge lives in a namespace of its own with no uplink and no host has a default route: a
-packet can only go to another host of the drill (``SUBNET``).
+Each host is also a process namespace (Ray finds "its" node among the processes it sees) with a
+host name of its own. The bridge lives in a namespace of its own with no uplink and no host has a
+default route: a packet can only go to another host of the drill (``SUBNET``).
 
-The drill runs one small study twice, from the same study file and seeds, each in its own
+First a study whose tuned bot is the example C program (studies/examples/mybot.c), built on the
+driver host only, against a frozen copy of itself: ``tune check`` ships it to both worker hosts
+and checks it there (the frozen copy's fingerprint), and its games are played there from the
+shipped copy (``program_shipped``). Then the drill runs one small study twice, from the same study file and seeds, each in its own
 database: undisturbed, then disturbed: every process of host ``w2`` is SIGKILLed while it plays a
 batch; host ``db`` is cut off the bridge for ``DB_CUT_SECONDS`` and brought back; the driver is
 SIGKILLed and the study resumed with ``tune resume`` from host ``w1``. Then it compares: trials
 (states, parameters, values), every game row of every phase and ``tune validate``'s output must be
 identical, no game lost, none stored twice.
 
-    python -m benchmarks.hosts [--json] [--keep]
+    python -m benchmarks.hosts [--json] [--workdir DIR] [--no-program]
 
 needs root (namespaces, mounts, a bridge); every namespace and process it made is removed at
 the end, also on failure or Ctrl-C.
@@ -31,7 +35,6 @@ import argparse
 import json
 import os
 import secrets
-import shlex
 import shutil
 import signal
 import subprocess
@@ -768,7 +771,10 @@ def main(argv: list[str] | None = None) -> int:
     def log(line: str) -> None:
         print(line, file=sys.stderr if a.json else sys.stdout, flush=True)
 
-    previous = signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    def stop(signum, frame):
+        raise KeyboardInterrupt  # SIGTERM cleans up as Ctrl-C does
+
+    previous = signal.signal(signal.SIGTERM, stop)
     try:
         report = run_drill(workdir, n_trials=a.trials, pairs=a.pairs, batch_pairs=a.batch_pairs,
                            programs=not a.no_program, log=log)

@@ -159,13 +159,31 @@ def test_a_node_that_dies_during_the_program_check_is_left_out_and_the_study_run
     wrapper.write_text(textwrap.dedent(f"""\
         #!{sys.executable}
         import os, signal, sys
+
+        def parent(pid):
+            return int(open(f"/proc/{{pid}}/stat").read().rpartition(")")[2].split()[1])
+
         if os.environ.get("MYBOT_TEST_DIE"):
-            pid = os.getppid()
-            while pid > 1:  # up to the node's `ray start --block`, whose process group is the node
-                cmd = open(f"/proc/{{pid}}/cmdline", "rb").read().split(b"\\0")
-                if b"start" in cmd and b"--block" in cmd:
-                    os.killpg(os.getpgid(pid), signal.SIGKILL)
-                pid = int(open(f"/proc/{{pid}}/stat").read().rpartition(")")[2].split()[1])
+            node, pid = None, os.getppid()
+            while pid > 1 and node is None:  # up to the node's `ray start --block`
+                cmd = open(f"/proc/{{pid}}/cmdline", "rb").read().split(bytes(1))
+                node = pid if b"start" in cmd and b"--block" in cmd else None
+                pid = parent(pid)
+            victims = []
+            for entry in os.listdir("/proc"):  # the node and everything it started, this program too
+                p = int(entry) if entry.isdigit() else 0
+                while p > 1 and p != node:
+                    try:
+                        p = parent(p)
+                    except OSError:
+                        p = 0
+                if p == node and node is not None:
+                    victims.append(int(entry))
+            for p in sorted(victims, key=lambda v: v == os.getpid()):
+                try:
+                    os.kill(p, signal.SIGKILL)
+                except OSError:
+                    pass
         os.execv(sys.executable, [sys.executable, "{KNOB}", *sys.argv[1:]])
         """))
     wrapper.chmod(0o755)
@@ -185,5 +203,7 @@ def test_a_node_that_dies_during_the_program_check_is_left_out_and_the_study_run
         launched = subprocess.run([*tune, "launch", "s.toml", "--storage", f"sqlite:///{tmp_path}/s.db",
                                    "--ray-address", address], cwd=tmp_path, env=env, capture_output=True, text=True,
                                   timeout=400)
+        status = subprocess.run([RAY, "status", f"--address={address}"], env=env, capture_output=True, text=True)
     assert launched.returncode == 0, launched.stderr[-3000:]
     assert "Traceback" not in launched.stderr and "2 complete" in launched.stderr + launched.stdout
+    assert "/1.0 CPU" in status.stdout, status.stdout  # the worker node did die: the head's CPU is left

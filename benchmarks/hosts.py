@@ -17,10 +17,11 @@ default route: a packet can only go to another host of the drill (``SUBNET``).
 First a study whose tuned bot is the example C program (studies/examples/mybot.c), built on the
 driver host only, against a frozen copy of itself: ``tune check`` ships it to both worker hosts
 and checks it there (the frozen copy's fingerprint), and its games are played there from the
-shipped copy (``program_shipped``). Then the drill runs one small study twice, from the same study file and seeds, each in its own
-database: undisturbed, then disturbed: every process of host ``w2`` is SIGKILLed while it plays a
-batch; host ``db`` is cut off the bridge for ``DB_CUT_SECONDS`` and brought back; the driver is
-SIGKILLed and the study resumed with ``tune resume`` from host ``w1``. Then it compares: trials
+shipped copy (``program_shipped``). Then the drill runs one small study of the in-process bot
+twice, from the same study file and seeds, each in its own database: undisturbed, then
+disturbed: every process of host ``w2`` is SIGKILLed while it plays a batch; host ``db`` is cut
+off the bridge for ``DB_CUT_SECONDS`` and brought back; the driver is SIGKILLed and the study
+resumed with ``tune resume`` from host ``w1``. Then it compares: trials
 (states, parameters, values), every game row of every phase and ``tune validate``'s output must be
 identical, no game lost, none stored twice.
 

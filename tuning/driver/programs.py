@@ -70,9 +70,11 @@ def _runtime_here(spec) -> str:
     return f" ({first} on this node: {os.path.realpath(found)})" if found else ""
 
 
-def bot_problems(spec, time_control=None) -> list[str]:
+def bot_problems(spec, time_control=None, *, start: bool = True) -> list[str]:
     """Problems with one bot (a ``BotSpec``: a program, or a frozen in-process bot) on this
-    machine, one line each without the node's name (empty: all good)."""
+    machine, one line each without the node's name (empty: all good). ``start`` False: of a
+    program that is not frozen, only what is the node's (its runtime), not whether it answers
+    with the values it has (a trial's values may break it: that fails the trial, not the node)."""
     from ocean.fingerprint import FingerprintError, check_frozen
     from ocean.players import open_player
     from ocean.referee import first_answer
@@ -87,6 +89,8 @@ def bot_problems(spec, time_control=None) -> list[str]:
             check_frozen(spec, fresh=True)  # Ray workers live on: never a cached answer here
         except FingerprintError as exc:
             return [str(exc) + (_runtime_here(spec) if spec.is_program else "")]
+        return []
+    if not start:
         return []
     try:
         player = open_player(spec, _CHECK_SEED, time=time_control or DEFAULT_TIME)
@@ -135,12 +139,14 @@ def check_on_this_node(programs: Sequence, time_control=None, shipments: Mapping
 def check_shipped(specs: Sequence, time_control=None) -> list[str]:
     """Problems with the shipped programs among ``specs`` (already landed on this node), each
     checked once per node (the first worker to play it checks; the others wait and read the
-    result); lines naming the node."""
+    result); lines naming the node. A tuned program is checked for its runtime only: it plays
+    a trial's values here, which may break it (its start with the study's reference values is
+    checked on every node before the study, ``check_programs``)."""
     from tuning.driver.shipping import once_per_node
 
     problems = []
     for spec in specs:
-        found = once_per_node(spec, _time_key(time_control), lambda: bot_problems(spec, time_control))
+        found = once_per_node(spec, _time_key(time_control), lambda: bot_problems(spec, time_control, start=False))
         if found:
             host = node_name()
             problems += [f"node {host}: {p}" for p in found]

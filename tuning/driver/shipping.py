@@ -267,6 +267,7 @@ def shipments_for(specs: Iterable, *, fresh: bool = False) -> dict[str, Shipment
 # --- a node: unpack once, play from the copy ---------------------------------------------------
 
 _landed: dict[str, str] = {}  # digest -> unpacked folder, in this process
+_marked: set[tuple[str, str]] = set()  # (digest, program key) noted beside the copy by this process
 
 
 def cache_root() -> str:
@@ -333,7 +334,7 @@ def unpacked(shipment: Shipment, fetch: Callable[[object], bytes] | None = None,
     beside the files, and ``key`` (the ``program_key`` it was shipped for) noted, so a driver
     on a machine without the program's folder can take it back (``held_copy``)."""
     done = _landed.get(shipment.digest)
-    if done is not None and os.path.isdir(done):
+    if done is not None and os.path.isdir(done) and (key is None or (shipment.digest, key) in _marked):
         return done
     root = cache_root()
     final = os.path.join(root, shipment.digest)
@@ -365,6 +366,7 @@ def unpacked(shipment: Shipment, fetch: Callable[[object], bytes] | None = None,
         with open(mark, "a"):
             pass
         os.utime(mark)
+        _marked.add((shipment.digest, key))
     _landed[shipment.digest] = final
     return final
 

@@ -138,6 +138,9 @@ def test_a_node_gives_back_the_newest_copy_it_holds_of_a_program(tmp_path, monke
     digest, data, size, files = pack(program)
     shipping._landed.clear()
     unpacked(Shipment(digest, "ref", size, files), fetch=lambda ref: data, key=key)
+    same_files = shipping.program_key(ProgramSpec("./bot.sh --fast", cwd=str(folder)))  # another bot, one copy
+    unpacked(Shipment(digest, "ref", size, files), fetch=lambda ref: pytest.fail("fetched twice"), key=same_files)
+    assert shipping.held_copy(same_files)[1:] == (digest, data)
     (folder / "data" / "weights.txt").write_text("4 5 6\n")  # the program changed, shipped again
     newer, data2, _, _ = pack(program)
     unpacked(Shipment(newer, "ref", size, files), fetch=lambda ref: data2, key=key)
@@ -182,3 +185,22 @@ def test_a_frozen_program_is_checked_from_its_shipped_copy_and_a_changed_copy_re
     (problem,) = check_on_this_node([frozen], None, shipped())
     assert problem.startswith("node ") and "panel program 'knob-v1'" in problem
     assert "plays differently than when it was frozen" in problem and "\n" not in problem
+
+
+def test_a_node_that_joins_later_checks_the_tuned_programs_runtime_not_the_trials_values(tmp_path, monkeypatch):
+    from ocean.bots import PROGRAM, BotSpec
+    from tuning.driver.programs import check_shipped
+
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    (folder / "bot.sh").write_text("#!/bin/sh\nexit 3\n")  # these values break it at once: the trial's problem
+    (folder / "bot.sh").chmod(0o755)
+    monkeypatch.setenv(shipping.ENV_PROGRAM_CACHE, str(tmp_path / "node"))
+    shipping._landed.clear()
+    for command, found in (("./bot.sh --x {x}", []), ("no-such-vm-here bot.sh --x {x}", ["needs 'no-such-vm-here'"])):
+        spec = BotSpec("trial-3", PROGRAM, {"x": 9}, ProgramSpec(command, cwd=str(folder)))
+        digest, data, size, files = pack(spec.program)
+        home = unpacked(Shipment(digest, None, size, files), fetch=lambda ref: data)
+        here = BotSpec(spec.name, PROGRAM, spec.params, moved(spec.program, os.path.join(home, "tree")))
+        problems = check_shipped([here])
+        assert len(problems) == len(found) and all(f in p for f, p in zip(found, problems)), problems

@@ -1,6 +1,7 @@
 """Programs on a real Ray cluster of ``ray start`` nodes (``tuning.driver.shipping``): a worker
-node plays a program from the copy shipped to it, not from the driver's folder, and a node
-without the program's runtime refuses in one line naming it, before a study and mid-study."""
+node plays a program from the copy shipped to it, not from the driver's folder (``tune check``,
+``tune test``, ``tune plan``'s pilot, then a batch with the folder gone); and a node without the
+program's runtime refuses in one line naming it, before a study and mid-study."""
 import json
 import os
 import re
@@ -118,7 +119,19 @@ def test_a_worker_node_plays_a_program_from_its_shipped_copy(tmp_path, monkeypat
     (tmp_path / "s.toml").write_text(STUDY.format(command="./mybot"))
     with two_nodes({"TUNE_PROGRAM_CACHE": str(worker_cache)}) as (address, env):
         checked = _tune(env, tmp_path, "check", "s.toml", "--ray-address", address, "--json")
+        # tune test: two command-line bots from the same folder, shipped as one copy
+        knob = 'cmd:"./mybot --skill {skill} --seed {game_seed}"'
+        tested = _tune(env, tmp_path, "test", "knobs", "--new", knob.replace("{skill}", "0.95"), "--base",
+                       knob.replace("{skill}", "0.3"), "--cwd", "mybot", "--max-games", "8", "--batch-pairs", "1",
+                       "--time-scale", "20", "--ray-address", address, "--storage",
+                       f"sqlite:///{tmp_path}/t.db", "--json")
+        planned = _tune(env, tmp_path, "plan", "s.toml", "--pilot-pairs", "2", "--ray-address", address, "--json")
         out = _drive(address, env, "./mybot --skill {skill} --seed {game_seed}", folder, worker_cache)
+    assert planned.returncode == 0, planned.stderr[-2000:]
+    pilot = json.loads(planned.stdout.strip().splitlines()[-1])  # the pilot's games, played from shipped copies
+    assert pilot["source"] == "pilot" and pilot["games_measured"] == 2 * 2 and pilot["disqualified_share"] == 0.0
+    assert tested.returncode == 0, tested.stderr[-2000:]
+    assert json.loads(tested.stdout.strip().splitlines()[-1])["games"] == 8
     assert checked.returncode == 0, checked.stderr[-2000:]
     data = json.loads(checked.stdout.strip().splitlines()[-1])
     assert data["ok"] and data["shipped"] == [{"program": "program", "files": 2,
@@ -132,6 +145,7 @@ def test_a_worker_node_plays_a_program_from_its_shipped_copy(tmp_path, monkeypat
         shipped = cache / digest / "tree" / str(folder).lstrip("/")
         assert sorted(os.listdir(shipped)) == ["knob.py", "mybot"]
         assert any(name.startswith("checked-") for name in os.listdir(cache / digest))
+        assert len(os.listdir(cache / digest / "programs")) == 3  # the study's bot and the test's two
 
 
 def test_a_node_without_the_programs_runtime_refuses_in_one_line_naming_it(tmp_path, monkeypatch):

@@ -17,7 +17,8 @@ default route: a packet can only go to another host of the drill (``SUBNET``).
 First a study whose tuned bot is the example C program (studies/examples/mybot.c), built on the
 driver host only, against a frozen copy of itself: ``tune check`` ships it to both worker hosts
 and checks it there (the frozen copy's fingerprint), and its games are played there from the
-shipped copy (``program_shipped``). Then the drill runs one small study of the in-process bot
+shipped copy (``program_shipped``); then ``tune resume`` on w1, which never had the program's
+folder, plays one more trial of it. Then the drill runs one small study of the in-process bot
 twice, from the same study file and seeds, each in its own database: undisturbed, then
 disturbed: every process of host ``w2`` is SIGKILLed while it plays a batch; host ``db`` is cut
 off the bridge for ``DB_CUT_SECONDS`` and brought back; the driver is SIGKILLed and the study
@@ -551,9 +552,7 @@ def program_study(c: Cluster) -> dict:
     log = "program-launch.log"
     _wait(_tune(c, "driver", REFERENCE_DB, ["launch", f"{_BOT_DIR}/{PROGRAM_STUDY}.toml"], log),
           "the program study's launch", c, log)
-    games = int(c.run("db", ["psql", "-tA", "-h", "/tmp/pg", "-U", "tuner", "-d", REFERENCE_DB, "-c",
-                             f"SELECT count(*) FROM ocean_games WHERE study = '{PROGRAM_STUDY}'"],
-                      env=c.env("db", {"PGPASSWORD": c.password})).stdout.strip())
+    games = _count_games(c, REFERENCE_DB, PROGRAM_STUDY)
     landed = {}
     for host in WORKERS:  # the shipped copy, unpacked on the worker host; the driver's folder is not there
         found = c.run(host, ["sh", "-c", f"test ! -e {_BOT_DIR} && find /tmp/tune-programs-0 -name mybot -type f"],
@@ -561,9 +560,22 @@ def program_study(c: Cluster) -> dict:
         landed[host] = found.returncode == 0 and bool(found.stdout.strip())
     c.log(f"program study: {games} games stored, played on the worker hosts from the shipped copy "
           f"(unpacked on {', '.join(h for h, ok in landed.items() if ok) or 'none'})")
-    return {"games": games, "checked_on": checked_on, "landed": landed,
+    # one more trial, driven from w1, where the program's folder does not exist: the driver ships
+    # the copy the nodes hold
+    log = "program-resume.log"
+    _wait(_tune(c, "w1", REFERENCE_DB, ["resume", PROGRAM_STUDY, "--trials", "3", "--ray-address", ray_address()],
+                log), "the program study's resume on w1", c, log)
+    more = _count_games(c, REFERENCE_DB, PROGRAM_STUDY) - games
+    c.log(f"program study resumed on w1 (no program folder there): one more trial, {more} more games")
+    return {"games": games + more, "checked_on": checked_on, "landed": landed, "resumed_elsewhere": more > 0,
             "shipped": bool(checked["shipped"]) and games > 0 and any(landed.values())
             and checked_on == sorted(WORKERS)}
+
+
+def _count_games(c: Cluster, database: str, study: str) -> int:
+    return int(c.run("db", ["psql", "-tA", "-h", "/tmp/pg", "-U", "tuner", "-d", database, "-c",
+                            f"SELECT count(*) FROM ocean_games WHERE study = '{study}'"],
+                     env=c.env("db", {"PGPASSWORD": c.password})).stdout.strip())
 
 
 # --- the drill ------------------------------------------------------------------------------------
@@ -579,6 +591,7 @@ class HostsReport:
     program_shipped: bool = False  # the C program ran on worker hosts from shipped files, checked on both
     program_games: int = 0
     program_checked_on: list[str] = field(default_factory=list)
+    program_resumed_elsewhere: bool = False  # its study carried on from w1, which never had its folder
     faults: list[str] = field(default_factory=list)
     trials: int = 0
     games: int = 0
@@ -719,6 +732,7 @@ def run_drill(workdir: Path, *, n_trials: int = 4, pairs: int = 300, batch_pairs
             report.program_shipped = shipped["shipped"]
             report.program_games = shipped["games"]
             report.program_checked_on = shipped["checked_on"]
+            report.program_resumed_elsewhere = shipped["resumed_elsewhere"]
         drill = _Drill(c, report, n_trials=n_trials, pairs=pairs, batch_pairs=batch_pairs)
         drill.write_study()
         reference, ref_validate = drill.undisturbed()

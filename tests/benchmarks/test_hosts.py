@@ -29,6 +29,7 @@ def test_a_study_across_hosts_survives_a_dead_worker_host_a_cut_database_and_a_m
     assert line["validated_best"]
     assert line["program_shipped"] is True and line["program_games"] > 0
     assert line["program_checked_on"] == ["w1", "w2"]
+    assert line["program_resumed_elsewhere"] is True  # from w1, where the program folder never was
     # every namespace the drill made is gone
     listed = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
     assert "ocean-hosts-" not in listed

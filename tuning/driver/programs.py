@@ -159,6 +159,21 @@ def _node_report(programs: Sequence, time_control=None, shipments: Mapping | Non
 
 
 _check_task = ray.remote(num_cpus=1, max_retries=0)(_node_report)
+_NODE_GONE = (ray.exceptions.TaskUnschedulableError, ray.exceptions.NodeDiedError, ray.exceptions.WorkerCrashedError)
+_LEFT_WAIT = 30.0  # seconds Ray may take to declare a node dead after its task failed with it
+
+
+def _left(node_id: str) -> bool:
+    """Whether the node ``node_id`` is (or within ``_LEFT_WAIT``, becomes) dead or gone."""
+    import time
+
+    deadline = time.monotonic() + _LEFT_WAIT
+    while True:
+        if not any(n["NodeID"] == node_id and n.get("Alive") for n in ray.nodes()):
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.5)
 
 
 def check_nodes(programs: Sequence, time_control=None) -> tuple[list[tuple[str, list[str]]], dict]:
@@ -174,7 +189,17 @@ def check_nodes(programs: Sequence, time_control=None) -> tuple[list[tuple[str, 
     nodes = [n for n in ray.nodes() if n.get("Alive") and n.get("Resources", {}).get("CPU", 0) >= 1]
     refs = [_check_task.options(scheduling_strategy=NodeAffinitySchedulingStrategy(n["NodeID"], soft=False))
             .remote(list(programs), time_control, shipments) for n in nodes]
-    return list(ray.get(refs)), shipments
+    reports = []
+    for node, ref in zip(nodes, refs):
+        try:
+            reports.append(ray.get(ref))
+        except _NODE_GONE as exc:
+            # A node that left the cluster during the check plays no games; one that comes back
+            # (or joins later) is covered by the worker's own check before its first game there.
+            if not _left(node["NodeID"]):
+                raise TuningError(f"node {node.get('NodeManagerAddress', node['NodeID'][:8])}: the program "
+                                  f"check could not run: {type(exc).__name__}") from None
+    return reports, shipments
 
 
 def check_programs(programs: Sequence, time_control=None) -> None:

@@ -149,3 +149,61 @@ def test_a_program_study_checks_every_node_and_names_the_one_missing_a_dependenc
                                   cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert launched.returncode == 0, launched.stderr[-3000:]
     assert "2 Ray CPUs" in launched.stderr
+
+
+def test_a_node_that_dies_during_the_program_check_is_left_out_and_the_study_runs_on(tmp_path):
+    # The program kills its own worker node (every process of it, as a power cut would) when it
+    # starts there: the node dies in the middle of the launch's program check. The check leaves the
+    # dead node out (it plays no games) instead of stopping the launch with Ray's error.
+    wrapper = tmp_path / "mybot"
+    wrapper.write_text(textwrap.dedent(f"""\
+        #!{sys.executable}
+        import os, signal, sys
+
+        def parent(pid):
+            return int(open(f"/proc/{{pid}}/stat").read().rpartition(")")[2].split()[1])
+
+        if os.environ.get("MYBOT_TEST_DIE"):
+            node, pid = None, os.getppid()
+            while pid > 1 and node is None:  # up to the node's `ray start --block`
+                cmd = open(f"/proc/{{pid}}/cmdline", "rb").read().split(bytes(1))
+                node = pid if b"start" in cmd and b"--block" in cmd else None
+                pid = parent(pid)
+            victims = []
+            for entry in os.listdir("/proc"):  # the node and everything it started, this program too
+                p = int(entry) if entry.isdigit() else 0
+                while p > 1 and p != node:
+                    try:
+                        p = parent(p)
+                    except OSError:
+                        p = 0
+                if p == node and node is not None:
+                    victims.append(int(entry))
+            for p in sorted(victims, key=lambda v: v == os.getpid()):
+                try:
+                    os.kill(p, signal.SIGKILL)
+                except OSError:
+                    pass
+        os.execv(sys.executable, [sys.executable, "{KNOB}", *sys.argv[1:]])
+        """))
+    wrapper.chmod(0o755)
+    (tmp_path / "s.toml").write_text(textwrap.dedent("""
+        name = "dying"
+        n_trials = 2
+        panel = ["random"]
+        seed_bank = { start = 1, count = 2 }
+        timeout_scale = 20
+        [bot]
+        command = "./mybot --skill {skill} --seed {game_seed}"
+        [search]
+        skill = { low = 0.9, high = 1.0 }
+    """))
+    tune = [sys.executable, "-m", "tuning"]
+    with two_nodes({"MYBOT_TEST_DIE": "1"}) as (address, env):
+        launched = subprocess.run([*tune, "launch", "s.toml", "--storage", f"sqlite:///{tmp_path}/s.db",
+                                   "--ray-address", address], cwd=tmp_path, env=env, capture_output=True, text=True,
+                                  timeout=400)
+        status = subprocess.run([RAY, "status", f"--address={address}"], env=env, capture_output=True, text=True)
+    assert launched.returncode == 0, launched.stderr[-3000:]
+    assert "Traceback" not in launched.stderr and "2 complete" in launched.stderr + launched.stdout
+    assert "/1.0 CPU" in status.stdout, status.stdout  # the worker node did die: the head's CPU is left

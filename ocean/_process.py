@@ -6,10 +6,12 @@ its own deadline. Lines the program printed ahead of time stay in our buffer
 and are handed out by later reads, exactly as the real referee (and
 cg-brutaltester) consume a bot's output.
 
-Each program runs in its own process group so that :meth:`BotProcess.close`
-can kill everything it started (helpers, ``sh`` wrappers, ...) with a single
-``killpg``. A descendant that moves itself to another group or session
-(``setsid``) escapes this; we accept that.
+Each program runs in the sandbox of ``ocean.sandbox`` (bubblewrap: its own PID namespace, no
+network, the machine read-only, a private /tmp and home, an environment built from nothing, a
+memory limit), in its own process group: :meth:`BotProcess.close` kills the group, and with it
+the namespace, so every process the program started is gone, a helper that moved itself to a
+new session (``setsid``) too. Where the sandbox cannot start the program runs without it (the lab
+says so once), and then such a helper escapes the ``killpg``.
 
 The clock of an answer measures the program's own answer: it starts when the
 program has its whole input (when the pipe took the last byte of what
@@ -31,7 +33,8 @@ import subprocess
 import sys
 import time
 
-from ocean.progenv import program_environment
+from ocean.progenv import hide_own_secrets, program_environment
+from ocean.sandbox import DEFAULT_POLICY, SandboxPolicy, is_out_of_memory, wrap
 
 __all__ = ["BotClosed", "BotLineTooLong", "BotProcess", "BotTimeout", "MAX_LINE_BYTES", "STDERR_TAIL_BYTES"]
 
@@ -78,6 +81,21 @@ def _own_ocean(argv: list[str], env: dict | None) -> list[str]:
     return [own, *argv[1:]] if os.access(own, os.X_OK) else [sys.executable, "-m", "ocean", *argv[1:]]
 
 
+def _check_program(argv: list[str], command: str, cwd: str | None, env: dict[str, str]) -> None:
+    """FileNotFoundError/PermissionError (one line) for a program that is not there or cannot run."""
+    program = argv[0]
+    if "/" in program:
+        path = program if os.path.isabs(program) else os.path.join(cwd or os.getcwd(), program)
+        if not os.path.exists(path):
+            raise FileNotFoundError(errno.ENOENT, f"bot program not found: {program!r} (command {command!r})",
+                                    program)
+        if os.path.isdir(path) or not os.access(path, os.X_OK):
+            raise PermissionError(errno.EACCES, f"bot program is not executable: {program!r} (command {command!r})",
+                                  program)
+    elif shutil.which(program, path=env.get("PATH", os.defpath)) is None:
+        raise FileNotFoundError(errno.ENOENT, f"bot program not found: {program!r} (command {command!r})", program)
+
+
 class BotProcess:
     """One running bot program, talking line by line over pipes.
 
@@ -96,6 +114,11 @@ class BotProcess:
     ``cpu``: run the program on that CPU only (``ocean.cpus``), set right after
     it starts, before it reads its first input.
 
+    ``sandbox``: how it is run (``ocean.sandbox.SandboxPolicy``: its memory limit, whether the
+    sandbox is required, whether its folder is writable; default CodinGame's 768 MB, sandboxed
+    where the sandbox starts). Raises :class:`ocean.sandbox.SandboxUnavailable` (a
+    :class:`PermissionError`) when the policy requires the sandbox and it cannot start.
+
     ``stderr_tail``: instead of a file, keep only the last ``stderr_tail`` bytes of stderr in
     memory (read while answers are awaited; :meth:`stderr_text`), so a program flooding its
     stderr fills neither the disk nor the memory. An answer line over ``max_line`` bytes raises
@@ -104,7 +127,7 @@ class BotProcess:
 
     def __init__(self, command: str | list[str], *, cwd: str | None = None, stderr_path: str | None = None,
                  env: dict[str, str] | None = None, cpu: int | None = None, stderr_tail: int | None = None,
-                 max_line: int = MAX_LINE_BYTES):
+                 max_line: int = MAX_LINE_BYTES, sandbox: SandboxPolicy | None = None):
         # Set first so close()/__del__ work even if the constructor fails below.
         self._proc: subprocess.Popen[bytes] | None = None
         self._closed = True
@@ -130,6 +153,15 @@ class BotProcess:
 
         self.command = command
         self.argv = argv = _own_ocean(argv, env)
+        self.sandbox = sandbox = DEFAULT_POLICY if sandbox is None else sandbox
+        hide_own_secrets()  # a program that runs unsandboxed can read its parent's start-up environment
+        env = program_environment() if env is None else env
+        # Inside the sandbox a missing program would be bwrap's failure at its first answer: the
+        # lab looks for it first, so it stays one line at the start.
+        _check_program(argv, command, cwd, env)
+        launched, env = wrap(argv, cwd, env, sandbox)
+        # bwrap reports a program killed by a signal as exit code 128 + the signal.
+        self._in_bwrap = launched is not argv and os.path.basename(launched[0]) == "bwrap"
 
         if stderr_path is not None and stderr_tail is not None:
             raise ValueError("give stderr_path or stderr_tail, not both")
@@ -148,12 +180,12 @@ class BotProcess:
             stderr_target = subprocess.DEVNULL
         try:
             proc = subprocess.Popen(
-                argv,
+                launched,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=stderr_target,
                 cwd=cwd,
-                env=program_environment() if env is None else env,
+                env=env,
                 bufsize=0,
                 start_new_session=True,
             )
@@ -417,6 +449,13 @@ class BotProcess:
             raw = raw[:-1]
         return raw.decode("utf-8", errors="replace")
 
+    def out_of_memory(self) -> str:
+        """Why the program crashed if its memory limit is the cause (its last words on stderr say an
+        allocation failed), else "": ``over its memory limit of 768 MB``."""
+        if self._err_limit and is_out_of_memory(self.stderr_text()[-4096:]):
+            return f"over its memory limit of {self.sandbox.memory_mb} MB"
+        return ""
+
     def _closed_message(self, what: str) -> str:
         code = self.returncode
         status = f" (exit code {code})" if code is not None else ""
@@ -434,7 +473,7 @@ class BotProcess:
         if self._returncode is not None or self._proc is None:
             return self._returncode
         if self._proc.returncode is not None:
-            self._returncode = self._proc.returncode
+            self._returncode = self._program_code(self._proc.returncode)
             return self._returncode
         try:
             # WNOWAIT peeks without reaping: the zombie keeps its pid (and so
@@ -443,12 +482,20 @@ class BotProcess:
             info = os.waitid(os.P_PID, self._pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
         except ChildProcessError:
             # Someone else reaped it (e.g. SIGCHLD ignored); fall back.
-            return self._proc.poll()
+            code = self._proc.poll()
+            return None if code is None else self._program_code(code)
         if info is None:
             return None
         if info.si_code == os.CLD_EXITED:
-            return info.si_status
+            return self._program_code(info.si_status)
         return -info.si_status
+
+    def _program_code(self, code: int) -> int:
+        """The program's own exit code: bwrap's 128 + N is the program killed by signal N."""
+        if self._in_bwrap and 128 < code < 128 + 65:
+            return -(code - 128)
+        return code
+
 
     def close(self) -> None:
         """Kill the bot's whole process group, reap it and close the pipes.
@@ -469,7 +516,7 @@ class BotProcess:
             proc.wait(timeout=_REAP_TIMEOUT_S)
         except subprocess.TimeoutExpired:
             pass
-        self._returncode = proc.returncode
+        self._returncode = None if proc.returncode is None else self._program_code(proc.returncode)
         self._pending.clear()
         self._buffer.clear()  # reads after close() consistently raise BotClosed
         self._err_fd = None

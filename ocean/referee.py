@@ -54,16 +54,17 @@ def _answer(bot, timeout_ms: int) -> tuple[str | None, str | None]:
     except BotLineTooLong as exc:
         why = f"{exc}: disqualified (official reason: {TIMEOUT})"
     except BotClosed:
-        why = _closed_reason(_exit_code(bot), bot.stderr_tail() if hasattr(bot, "stderr_tail") else "")
+        why = _closed_reason(_exit_code(bot), bot.stderr_tail() if hasattr(bot, "stderr_tail") else "",
+                             bot.out_of_memory() if hasattr(bot, "out_of_memory") else "")
     bot.failed = {"answer": len(getattr(bot, "answer_ms", None) or ()) + 1,
                   "after_ms": round((time.monotonic() - start) * 1000.0, 2)}
     return None, why
 
 
-def _closed_reason(code: int | None, tail: str) -> str:
+def _closed_reason(code: int | None, tail: str, memory: str = "") -> str:
     """Why a program that closed its output lost its answer: what happened first (crashed, with
-    its exit code or signal, and stderr's last line), then the official reason, which the
-    referee gives for any missing answer."""
+    its exit code or signal, ``memory`` if its memory limit is why, and stderr's last line), then
+    the official reason, which the referee gives for any missing answer."""
     if code is None:
         what = "closed its output without answering"
     elif code > 0:
@@ -76,6 +77,8 @@ def _closed_reason(code: int | None, tail: str) -> str:
         what = f"crashed, killed by signal {-code}{name}"
     else:
         what = "exited (exit code 0) before the game ended"
+    if memory and code:
+        what = f"out of memory, {memory}: {what}"
     if tail:
         what += f"; stderr: {tail}"
     return f"{what} (official reason: {TIMEOUT})"

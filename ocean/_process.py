@@ -47,6 +47,12 @@ STDERR_TAIL_BYTES = 65536
 # After SIGKILL a process dies almost at once; this only guards against a child
 # stuck in uninterruptible sleep, so close() can never hang a whole batch.
 _REAP_TIMEOUT_S = 5.0
+# After a read's deadline, how long a program may take to exit for its end to count as a crash
+# (reported with its exit code and stderr) rather than a timeout.
+_CRASH_GRACE_S = 0.3
+# How long the sandbox may take to start a program before its clock starts all the same (it takes
+# milliseconds; this only bounds a machine that has stalled).
+_START_GUARD_S = 10.0
 # How long a program may leave its input untaken before it is timed out: far beyond any answer
 # limit (the input of a turn is a few hundred bytes; a full pipe means the program stopped reading).
 _INPUT_GUARD_S = 5.0
@@ -159,7 +165,16 @@ class BotProcess:
         # Inside the sandbox a missing program would be bwrap's failure at its first answer: the
         # lab looks for it first, so it stays one line at the start.
         _check_program(argv, command, cwd, env)
-        launched, env = wrap(argv, cwd, env, sandbox)
+        # The sandbox takes a moment to set up (tens of ms on a busy machine): the launcher writes
+        # a byte to this pipe when the program itself starts, and its first answer's clock starts
+        # no earlier (the lab's cost is not the program's).
+        ready_read, ready_write = os.pipe()
+        try:
+            launched, env = wrap(argv, cwd, env, sandbox, ready_fd=ready_write)
+        except BaseException:
+            os.close(ready_read)
+            os.close(ready_write)
+            raise
         # bwrap reports a program killed by a signal as exit code 128 + the signal.
         self._in_bwrap = launched is not argv and os.path.basename(launched[0]) == "bwrap"
 
@@ -188,6 +203,7 @@ class BotProcess:
                 env=env,
                 bufsize=0,
                 start_new_session=True,
+                pass_fds=(ready_write,),
             )
         except FileNotFoundError:
             raise FileNotFoundError(
@@ -201,12 +217,17 @@ class BotProcess:
                 f"bot program is not executable: {argv[0]!r} (command {command!r})",
                 argv[0],
             ) from None
+        except BaseException:
+            os.close(ready_read)
+            raise
         finally:
+            os.close(ready_write)  # the child holds its own copy
             if stderr_path is not None:
                 stderr_target.close()  # the child holds its own copy
 
         self._proc = proc
         self._closed = False
+        self._ready_fd: int | None = ready_read
         self._pid = proc.pid
         if cpu is not None:
             from ocean.cpus import pin_process
@@ -295,6 +316,8 @@ class BotProcess:
         The answer's time (from that start to the line) is appended to
         :attr:`answer_ms`.
         """
+        if self._ready_fd is not None and not self._closed:
+            self._await_start()
         start = self._input_taken if self._input_taken is not None else time.monotonic()
         line = self._take_line()
         if line is not None:
@@ -334,7 +357,7 @@ class BotProcess:
                 ready = self._poll(math.ceil(remaining_ms))
             if not ready:
                 if time.monotonic() >= deadline:
-                    raise BotTimeout(f"no complete line within {timeout_ms} ms")
+                    self._timed_out(timeout_ms)
                 continue
             if self._err_fd is not None and self._err_fd in ready:
                 self._read_stderr()
@@ -349,7 +372,56 @@ class BotProcess:
             if self._pidfd is not None and self._pidfd in ready:
                 self._exited = True
             if time.monotonic() >= deadline and not self._eof and not self._exited:
+                self._timed_out(timeout_ms)
+
+    def _timed_out(self, timeout_ms: int) -> None:
+        """Raise BotTimeout, unless the program has exited or exits within _CRASH_GRACE_S: then
+        it crashed (a program dying at its start on a busy machine crashes after its deadline)
+        and BotClosed says so, so its exit code and stderr are reported, not a timeout."""
+        end = time.monotonic() + _CRASH_GRACE_S
+        while not self._exited and self.returncode is None:
+            remaining = end - time.monotonic()
+            if remaining <= 0:
                 raise BotTimeout(f"no complete line within {timeout_ms} ms")
+            if self._pidfd is not None:
+                watch = select.poll()
+                watch.register(self._pidfd, select.POLLIN)
+                if self._err_fd is not None:
+                    watch.register(self._err_fd, select.POLLIN)
+                ready = {fd for fd, _ in watch.poll(math.ceil(remaining * 1000))}
+                if self._err_fd is not None and self._err_fd in ready:
+                    self._read_stderr()
+                if self._pidfd in ready:
+                    self._exited = True
+            else:
+                time.sleep(min(remaining, 0.01))
+        raise BotClosed(self._closed_message("exited"))
+
+    def _await_start(self) -> None:
+        """Wait (at most _START_GUARD_S) until the sandbox is up and the program itself starts;
+        input the pipe took before then counts as taken now. Nothing more to wait for after the
+        first call."""
+        fd, self._ready_fd = self._ready_fd, None
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        if self._pidfd is not None:
+            poller.register(self._pidfd, select.POLLIN)
+        deadline = time.monotonic() + _START_GUARD_S
+        try:
+            while True:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return
+                ready = {f for f, _ in poller.poll(math.ceil(remaining * 1000))}
+                if fd in ready:
+                    started = time.monotonic()
+                    if self._input_taken is not None and self._input_taken < started:
+                        self._input_taken = started
+                    return
+                if ready:  # the launcher or bwrap exited first: the read reports it
+                    return
+        finally:
+            os.close(fd)
 
     def _answered(self, start: float) -> None:
         """Keep the time of the answer just read; the next read's clock starts at its call."""
@@ -532,6 +604,9 @@ class BotProcess:
             except OSError:
                 pass
             self._pidfd = None
+        if self._ready_fd is not None:
+            os.close(self._ready_fd)
+            self._ready_fd = None
 
     def __enter__(self) -> BotProcess:
         return self

@@ -18,9 +18,10 @@ gets
 - no capability when the lab runs as root (``--cap-drop ALL``).
 
 With or without ``bwrap`` a program gets a memory limit (CodinGame's 768 MB by default): an
-rlimit on its data (``RLIMIT_DATA``, set by util-linux's ``prlimit``: heap and private writable
-memory; a JVM's large address-space reservation does not count, so JVMs run), and an environment
-built from nothing (``ocean.progenv``).
+rlimit on its data (``RLIMIT_DATA``: heap and private writable
+memory; a JVM's large address-space reservation does not count, so JVMs run), set by a
+``/bin/sh`` that then becomes the program, and an environment built from nothing
+(``ocean.progenv``).
 
 Where ``bwrap`` is missing or cannot make namespaces, programs run without the sandbox (unless
 the policy requires it: :class:`SandboxUnavailable`), and the lab says so once, in one line
@@ -138,11 +139,13 @@ def _namespace_options() -> list[str]:
     return options
 
 
-def _prlimit(policy: SandboxPolicy) -> list[str]:
-    """util-linux's prlimit setting the memory limit (and no core files) for what it runs."""
-    prlimit = shutil.which("prlimit") or "/usr/bin/prlimit"
-    limit = policy.memory_mb * 1024 * 1024
-    return [prlimit, f"--data={limit}:{limit}", "--core=0:0", "--"]
+def _launcher(policy: SandboxPolicy, ready_fd: int | None) -> list[str]:
+    """A shell that sets the memory limit (RLIMIT_DATA, soft and hard) and no core files, writes
+    one byte to ``ready_fd`` (the sandbox is up: the program's clock may start) and becomes the
+    program (``exec``)."""
+    ready = "" if ready_fd is None else f"printf . >/proc/self/fd/{int(ready_fd)}; "
+    script = f"ulimit -c 0; ulimit -d {policy.memory_mb * 1024} || exit 125; {ready}exec \"$@\""
+    return ["/bin/sh", "-c", script, "sh"]
 
 
 def _under_hidden(path: str) -> bool:
@@ -153,7 +156,7 @@ def _under_hidden(path: str) -> bool:
 def _hidden_roots() -> tuple[str, ...]:
     roots = [p for p in HIDDEN if os.path.isdir(p) and not os.path.islink(p)]
     home = os.path.expanduser("~")
-    if home not in ("/", "") and os.path.isdir(home) and os.path.realpath(home) not in ("/", "/usr", "/work"):
+    if home not in ("/", "") and os.path.isdir(home) and os.path.realpath(home) not in ("/", "/usr"):
         real = os.path.realpath(home)
         if not any(real == r or real.startswith(r + "/") for r in roots):
             roots.append(real)
@@ -197,17 +200,18 @@ def _command_paths(argv: list[str], cwd: str, env: dict[str, str]) -> list[str]:
     return [os.path.realpath(p) for p in found]
 
 
-def wrap(argv: list[str], cwd: str | None, env: dict[str, str], policy: SandboxPolicy = DEFAULT_POLICY
-         ) -> tuple[list[str], dict[str, str]]:
+def wrap(argv: list[str], cwd: str | None, env: dict[str, str], policy: SandboxPolicy = DEFAULT_POLICY,
+         ready_fd: int | None = None) -> tuple[list[str], dict[str, str]]:
     """The command line and environment to start ``argv`` in ``cwd`` with ``env`` under
     ``policy``: inside bwrap when it starts here (see the module doc), else as it is, with its
-    memory limit either way. Raises :class:`SandboxUnavailable` (one line) when the policy
-    requires the sandbox and it cannot start."""
-    limited = _prlimit(policy)
+    memory limit either way; right before the program itself starts, one byte is written to
+    ``ready_fd`` if given (a pipe passed to the child). Raises :class:`SandboxUnavailable` (one
+    line) when the policy requires the sandbox and it cannot start."""
+    limited = _launcher(policy, ready_fd)
     reason = unavailable_reason()
     if reason is not None:
         if policy.required:
-            raise SandboxUnavailable(f"the sandbox is required ([sandbox] required = true) but cannot start: {reason}")
+            raise SandboxUnavailable(f"the sandbox is required but cannot start here: {reason}")
         warn_once()
         return [*limited, *argv], env
     cwd = os.path.realpath(cwd or os.getcwd())

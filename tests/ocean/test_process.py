@@ -309,3 +309,22 @@ def test_ocean_is_the_labs_own_when_its_virtualenv_is_not_on_the_path():
         assert any("Usage: ocean" in proc.read_line(20_000) for _ in range(3))
     with BotProcess("ocean --help", env={"PATH": os.path.dirname(sys.executable)}) as proc:
         assert proc.argv[0] == "ocean"  # on the PATH the program was given: as written
+
+
+def test_a_program_that_dies_at_its_deadline_is_a_crash_with_its_stderr_not_a_timeout():
+    # Issue 49 item 6: on a busy machine a program that cannot start (a missing file) exits
+    # around its first deadline; the referee must report its exit code and last words. With no
+    # time at all to answer, the read's deadline passes before the exit is seen: the short grace
+    # after a deadline still tells the crash from a timeout.
+    with BotProcess(["sh", "-c", "echo 'error: nofile.toml: cannot read' >&2; exit 2"], stderr_tail=4096) as proc:
+        with pytest.raises(BotClosed):
+            proc.read_line(0)
+        assert wait_until(lambda: proc.returncode == 2)
+        assert "error: nofile.toml: cannot read" in proc.stderr_text()
+
+
+def test_a_program_that_lives_on_past_its_deadline_still_times_out():
+    with BotProcess(["sleep", "30"]) as proc:
+        with pytest.raises(BotTimeout):
+            proc.read_line(50)
+        assert proc.returncode is None

@@ -151,6 +151,10 @@ def test(
     first_turn_ms: Optional[int] = typer.Option(None, "--first-turn-ms", help="Its time for the first turn, ms "
                                                                               "(default 1000)."),
     time_scale: Optional[float] = typer.Option(None, "--time-scale", help="Programs' time limits x this (default 1)."),
+    memory_mb: Optional[int] = typer.Option(None, "--memory-mb", help="Each program's memory limit, MB (default "
+                                                                      "768, CodinGame's)."),
+    require_sandbox: Optional[bool] = typer.Option(None, "--require-sandbox/--sandbox-optional", help="Refuse to run "
+                                                   "programs where the sandbox cannot start (default: optional)."),
     cwd: Optional[Path] = typer.Option(None, "--cwd", help="Working directory of the cmd: bots (default: the current "
                                                            "one); a test carried on keeps its bots' folders."),
     storage: Optional[str] = typer.Option(None, "--storage", help=_STORAGE_HELP),
@@ -166,7 +170,7 @@ def test(
     options = TestOptions(new=new, base=base, panel=panel, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta,
                           normalized=normalized, max_games=max_games, seed=seed, batch_pairs=batch_pairs,
                           turn_ms=turn_ms, first_turn_ms=first_turn_ms, time_scale=time_scale,
-                          cwd=None if cwd is None else _folder(cwd))
+                          memory_mb=memory_mb, require_sandbox=require_sandbox, cwd=None if cwd is None else _folder(cwd))
     run_test(name, options, storage=storage, ray_address=ray_address, as_json=as_json,
              allow_code_change=allow_code_change)
 

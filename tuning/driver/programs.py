@@ -28,6 +28,7 @@ def check_on_this_node(programs: Sequence, time_control=None) -> list[str]:
     from ocean.fingerprint import FingerprintError, check_frozen
     from ocean.players import open_player
     from ocean.referee import first_answer
+    from ocean.sandbox import unavailable_reason
     from ocean.timecontrol import DEFAULT_TIME
 
     host = socket.gethostname()
@@ -35,6 +36,11 @@ def check_on_this_node(programs: Sequence, time_control=None) -> list[str]:
         context = ray.get_runtime_context()
         host = f"{host} (Ray node {context.get_node_id()[:8]})"
     problems = []
+    policy = (time_control or DEFAULT_TIME).sandbox
+    if policy.required and unavailable_reason() is not None:
+        return [f"node {host}: the sandbox is required ([sandbox] required = true, tune test --require-sandbox) "
+                f"but cannot start: "
+                f"{unavailable_reason()}"]
     for spec in programs:
         if not spec.is_program or spec.program.fingerprint is not None:  # a frozen bot
             try:
@@ -75,6 +81,9 @@ def check_programs(programs: Sequence, time_control=None) -> None:
     refs = [_check_task.options(scheduling_strategy=NodeAffinitySchedulingStrategy(n["NodeID"], soft=False))
             .remote(list(programs), time_control) for n in nodes]
     problems = [p for found in ray.get(refs) for p in found]
+    from ocean.sandbox import warn_once
+
+    warn_once()  # one line, on the driver's machine, if its programs would run unsandboxed
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise TuningError(problems[0] + more)

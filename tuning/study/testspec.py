@@ -14,6 +14,7 @@ from dataclasses import dataclass, fields
 
 from ocean.bots import BotSpec, resolve_bot
 from ocean.constants import FIRST_TURN_MS, TURN_MS
+from ocean.sandbox import CODINGAME_MEMORY_MB, MAX_MEMORY_MB, SandboxPolicy
 from ocean.timecontrol import TimeControl
 from tuning.errors import SpecError
 from tuning.study.opponents import panel_from_json, panel_to_json, resolve_panel
@@ -55,11 +56,15 @@ class TestSpec:
     turn_ms: int  # what programs are told (``{turn_ms}``); the referee enforces it x time_scale
     first_turn_ms: int
     time_scale: float
+    memory_mb: int = CODINGAME_MEMORY_MB  # each program's memory limit (ocean.sandbox)
+    require_sandbox: bool = False  # refuse to run a program where the sandbox cannot start
 
     @property
     def time_control(self) -> TimeControl:
-        """What the test's programs are told and what the referee enforces."""
-        return TimeControl(self.turn_ms, self.first_turn_ms, self.time_scale)
+        """What the test's programs are told and what the referee enforces (and how they are run:
+        ``ocean.sandbox``)."""
+        return TimeControl(self.turn_ms, self.first_turn_ms, self.time_scale,
+                           sandbox=SandboxPolicy(self.memory_mb, self.require_sandbox))
 
     @property
     def gauntlet(self) -> bool:
@@ -121,7 +126,9 @@ class TestSpec:
                 "panel": self.panel, "opponents": None if self.opponents is None else panel_to_json(self.opponents),
                 **self.settings.as_dict(), "max_games": self.max_games, "seed": self.seed,
                 "batch_pairs": self.batch_pairs, "turn_ms": self.turn_ms, "first_turn_ms": self.first_turn_ms,
-                "time_scale": self.time_scale}
+                "time_scale": self.time_scale,
+                **({} if self.memory_mb == CODINGAME_MEMORY_MB else {"memory_mb": self.memory_mb}),
+                **({"require_sandbox": True} if self.require_sandbox else {})}
 
     @classmethod
     def from_json(cls, name: str, data: dict) -> TestSpec:
@@ -130,7 +137,8 @@ class TestSpec:
                    None if opponents is None else tuple(panel_from_json(opponents)),
                    Settings(data["elo0"], data["elo1"], data["alpha"], data["beta"], data["normalized"]),
                    int(data["max_games"]), int(data["seed"]), int(data["batch_pairs"]), int(data["turn_ms"]),
-                   int(data["first_turn_ms"]), float(data["time_scale"]))
+                   int(data["first_turn_ms"]), float(data["time_scale"]),
+                   int(data.get("memory_mb", CODINGAME_MEMORY_MB)), bool(data.get("require_sandbox", False)))
 
 
 @dataclass(frozen=True)
@@ -154,6 +162,8 @@ class TestOptions:
     turn_ms: int | None = None
     first_turn_ms: int | None = None
     time_scale: float | None = None
+    memory_mb: int | None = None
+    require_sandbox: bool | None = None
     cwd: str | None = None  # where cmd: bots start; a stored test keeps its bots' folders
 
     def given(self) -> dict:
@@ -220,7 +230,9 @@ def build_spec(name: str, options: TestOptions) -> TestSpec:
                     (PROGRAM_BATCH_PAIRS if programs else IN_PROCESS_BATCH_PAIRS),
                     options.turn_ms if options.turn_ms is not None else TURN_MS,
                     options.first_turn_ms if options.first_turn_ms is not None else FIRST_TURN_MS,
-                    options.time_scale if options.time_scale is not None else 1.0)
+                    options.time_scale if options.time_scale is not None else 1.0,
+                    options.memory_mb if options.memory_mb is not None else CODINGAME_MEMORY_MB,
+                    bool(options.require_sandbox))
     _check(spec)
     return spec
 
@@ -248,6 +260,9 @@ def _check(spec: TestSpec) -> None:
                         f"{spec.first_turn_ms})")
     if not (0.0 < spec.time_scale <= 100.0) or not math.isfinite(spec.time_scale):
         raise SpecError(f"--time-scale must be above 0 and at most 100, got {spec.time_scale}")
+    if not 16 <= spec.memory_mb <= MAX_MEMORY_MB:
+        raise SpecError(f"--memory-mb must be from 16 to {MAX_MEMORY_MB} (CodinGame's: {CODINGAME_MEMORY_MB}), "
+                        f"got {spec.memory_mb}")
 
 
 def _same_bot(a: BotSpec, b: BotSpec) -> bool:
@@ -280,6 +295,10 @@ def mismatches(stored: TestSpec, options: TestOptions) -> list[str]:
             if bool(value) != have:
                 out.append(f"{'--normalized' if value else '--logistic'} (the test's bounds are "
                            f"{'normalized' if have else 'logistic'} Elo)")
+        elif key == "require_sandbox":
+            if bool(value) != have:
+                out.append(f"{'--require-sandbox' if value else '--sandbox-optional'} (the test "
+                           f"{'requires' if have else 'does not require'} the sandbox)")
         elif value != have:
             out.append(f"{_flag(key)} {value:g} (the test has {have:g})")
     return out

@@ -86,12 +86,17 @@ class SandboxPolicy:
 DEFAULT_POLICY = SandboxPolicy()
 
 
-@functools.lru_cache(maxsize=1)
 def unavailable_reason() -> str | None:
-    """None when the sandbox starts on this machine, else why not (one phrase). Tried once per
-    process: a ``bwrap`` with the options every program gets runs ``true``."""
+    """None when the sandbox starts on this machine, else why not (one phrase): ``OCEAN_NO_SANDBOX``
+    set (read at each call), else what a ``bwrap`` with the options every program gets said
+    when it ran ``true`` (tried once per process)."""
     if os.environ.get("OCEAN_NO_SANDBOX"):
         return "OCEAN_NO_SANDBOX is set"
+    return _probe()
+
+
+@functools.lru_cache(maxsize=1)
+def _probe() -> str | None:
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         return f"bwrap is not installed ({_BWRAP_HINT})"
@@ -123,9 +128,10 @@ _warned = False
 
 
 def warn_once() -> None:
-    """Say once per process, on stderr, that programs run without the sandbox (nothing if it runs)."""
+    """Say once per process, on stderr, that programs run without the sandbox (nothing if it runs,
+    nor when ``OCEAN_NO_SANDBOX`` turned it off on purpose)."""
     global _warned
-    if _warned or unavailable_reason() is None:
+    if _warned or os.environ.get("OCEAN_NO_SANDBOX") or unavailable_reason() is None:
         return
     _warned = True
     print(f"warning: {status_line()}", file=sys.stderr, flush=True)

@@ -143,7 +143,7 @@ def test_a_program_killed_by_a_signal_is_told_from_a_late_one(tmp_path):
     assert verdict["disqualified"][0] == "crashed, killed by signal 11 (SIGSEGV) (official reason: Timeout!)"
 
 
-def test_the_referee_fills_in_the_time_control_and_the_seed(tmp_path):
+def test_the_referee_fills_in_the_time_control_and_the_seed(tmp_path, unsandboxed):
     log = tmp_path / "told.log"
     busy = PROGRAMS / "busy.py"
     verdict, _ = referee_game(-7, (f"{PY} {busy} --turn-ms {{turn_ms}} --first-turn-ms {{first_turn_ms}} --share 0 "
@@ -154,7 +154,7 @@ def test_the_referee_fills_in_the_time_control_and_the_seed(tmp_path):
     assert (told["turn_ms"], told["first_turn_ms"]) == (33, 444)
 
 
-def test_the_old_timeout_options_still_work_with_a_warning_and_the_same_limits(tmp_path):
+def test_the_old_timeout_options_still_work_with_a_warning_and_the_same_limits(tmp_path, unsandboxed):
     # --timeout/--first-timeout were limits (issue 32, item 10): each is played as the time told
     # with --time-scale 1, so the limit is the one the old script asked for; a line of warning each
     log = tmp_path / "told.log"

@@ -4,6 +4,7 @@ for memory. Real bwrap, real subprocesses, real ``ocean referee`` and ``ocean ar
 checks without the sandbox show the finder is not blind."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -207,21 +208,35 @@ def test_a_program_has_no_network_and_an_environment_built_from_nothing(tmp_path
     assert set(seen["env"]) <= {"PATH", "BOT_LEVEL", "HOME", "TMPDIR", "PWD", "LC_CTYPE"}, seen["env"]
 
 
-def test_a_required_sandbox_that_cannot_start_refuses_in_one_line(tmp_path):
+def test_a_required_sandbox_that_cannot_start_refuses_in_one_line_and_else_the_lab_says_so_once(tmp_path):
+    # A machine without bwrap: a PATH holding only what the programs below need.
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    (tools / "true").symlink_to(shutil.which("true"))
     code = ("from ocean._process import BotProcess\n"
             "from ocean.sandbox import SandboxPolicy, SandboxUnavailable\n"
             "try:\n"
             "    BotProcess(['true'], sandbox=SandboxPolicy(required=True))\n"
             "except SandboxUnavailable as exc:\n"
             "    print(exc)\n"
-            "BotProcess(['true']).close()\n")
+            "for _ in range(3):\n"
+            "    BotProcess(['true']).close()\n")
+    env = {k: v for k, v in os.environ.items() if k != "OCEAN_NO_SANDBOX"}
     result = subprocess.run([PY, "-c", code], capture_output=True, text=True, timeout=120,
-                            env={**os.environ, "OCEAN_NO_SANDBOX": "1"})
+                            env={**env, "PATH": str(tools)})
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "the sandbox is required but cannot start here: OCEAN_NO_SANDBOX is set"
-    # Not required: the program runs, and the lab says so once, in one line.
-    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning: programs run WITHOUT")]
-    assert len(warnings) == 1 and "reaches the network" in warnings[0]
+    assert result.stdout.strip() == ("the sandbox is required but cannot start here: bwrap is not installed "
+                                     "(apt-get install bubblewrap)")
+    # Not required: the programs run, and the lab says so once, in one line naming what they reach.
+    warnings = [line for line in result.stderr.splitlines() if "WITHOUT a sandbox" in line]
+    assert len(warnings) == 1 and warnings[0].startswith("warning: programs run WITHOUT a sandbox: bwrap is not "
+                                                         "installed"), result.stderr
+    assert "sees the lab's processes" in warnings[0] and "reaches the network" in warnings[0]
+    # Turned off on purpose (OCEAN_NO_SANDBOX): no warning.
+    quiet = subprocess.run([PY, "-c", code], capture_output=True, text=True, timeout=120,
+                           env={**env, "OCEAN_NO_SANDBOX": "1"})
+    assert quiet.returncode == 0 and "WITHOUT" not in quiet.stderr, quiet.stderr
+    assert quiet.stdout.strip() == "the sandbox is required but cannot start here: OCEAN_NO_SANDBOX is set"
 
 
 def test_wrap_is_a_function_of_the_command_its_folder_and_environment(tmp_path):

@@ -56,8 +56,8 @@ def test_a_tuned_program_and_a_panel_program_find_no_secret_in_a_study_on_ray_an
     study = _folder(tmp_path / "study")
     text = timed_study("finder", _command("found.jsonl", "--skill {skill} --seed {game_seed}"),
                        "skill = { low = 0.5, high = 1.0, default = 0.9 }", turn_ms=50,
-                       panel=("random", "finder-v1"), maps=2, batch_pairs=1)
-    (study / "finder.toml").write_text(text + "\n[sandbox]\nwritable_folder = true\n")
+                       panel=("random", "finder-v1"), maps=2, batch_pairs=1, writable_folder=True)
+    (study / "finder.toml").write_text(text)
     secret_url = pg_url.replace("://postgres@", f"://postgres:{MARKER}@", 1)
     assert MARKER in secret_url  # trust authentication here: the password is carried, never needed
     env = {**os.environ, "OCEAN_STORAGE": secret_url, "PGPASSWORD": MARKER, "AWS_SECRET_ACCESS_KEY": MARKER}

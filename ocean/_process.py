@@ -49,7 +49,7 @@ STDERR_TAIL_BYTES = 65536
 _REAP_TIMEOUT_S = 5.0
 # After a read's deadline, how long a program may take to exit for its end to count as a crash
 # (reported with its exit code and stderr) rather than a timeout.
-_CRASH_GRACE_S = 0.3
+_CRASH_GRACE_S = 0.5
 # How long the sandbox may take to start a program before its clock starts all the same (it takes
 # milliseconds; this only bounds a machine that has stalled).
 _START_GUARD_S = 10.0
@@ -375,10 +375,12 @@ class BotProcess:
                 self._timed_out(timeout_ms)
 
     def _timed_out(self, timeout_ms: int) -> None:
-        """Raise BotTimeout, unless the program has exited or exits within _CRASH_GRACE_S: then
+        """Raise BotTimeout, unless the program has exited or exits within _CRASH_GRACE_S (none
+        for a zero timeout): then
         it crashed (a program dying at its start on a busy machine crashes after its deadline)
         and BotClosed says so, so its exit code and stderr are reported, not a timeout."""
-        end = time.monotonic() + _CRASH_GRACE_S
+        # A zero timeout is a poll: it never waits.
+        end = time.monotonic() + (_CRASH_GRACE_S if timeout_ms > 0 else 0.0)
         while not self._exited and self.returncode is None:
             remaining = end - time.monotonic()
             if remaining <= 0:

@@ -313,12 +313,13 @@ def test_ocean_is_the_labs_own_when_its_virtualenv_is_not_on_the_path():
 
 def test_a_program_that_dies_at_its_deadline_is_a_crash_with_its_stderr_not_a_timeout():
     # Issue 49 item 6: on a busy machine a program that cannot start (a missing file) exits
-    # around its first deadline; the referee must report its exit code and last words. With no
-    # time at all to answer, the read's deadline passes before the exit is seen: the short grace
-    # after a deadline still tells the crash from a timeout.
-    with BotProcess(["sh", "-c", "echo 'error: nofile.toml: cannot read' >&2; exit 2"], stderr_tail=4096) as proc:
+    # around its first deadline; the referee must report its exit code and last words. This one
+    # exits about 50 ms after its 10 ms deadline: the short grace after a deadline (0.5 s) tells
+    # the crash from a timeout.
+    with BotProcess(["sh", "-c", "sleep 0.05; echo 'error: nofile.toml: cannot read' >&2; exit 2"],
+                    stderr_tail=4096) as proc:
         with pytest.raises(BotClosed):
-            proc.read_line(0)
+            proc.read_line(10)
         assert wait_until(lambda: proc.returncode == 2)
         assert "error: nofile.toml: cannot read" in proc.stderr_text()
 

@@ -47,9 +47,6 @@ STDERR_TAIL_BYTES = 65536
 # After SIGKILL a process dies almost at once; this only guards against a child
 # stuck in uninterruptible sleep, so close() can never hang a whole batch.
 _REAP_TIMEOUT_S = 5.0
-# After a read's deadline, how long a program may take to exit for its end to count as a crash
-# (reported with its exit code and stderr) rather than a timeout.
-_CRASH_GRACE_S = 0.5
 # How long the sandbox may take to start a program before its clock starts all the same (it takes
 # milliseconds; this only bounds a machine that has stalled).
 _START_GUARD_S = 10.0
@@ -375,29 +372,34 @@ class BotProcess:
                 self._timed_out(timeout_ms)
 
     def _timed_out(self, timeout_ms: int) -> None:
-        """Raise BotTimeout, unless the program has exited or exits within _CRASH_GRACE_S (none
-        for a zero timeout): then
-        it crashed (a program dying at its start on a busy machine crashes after its deadline)
-        and BotClosed says so, so its exit code and stderr are reported, not a timeout."""
-        # A zero timeout is a poll: it never waits.
-        end = time.monotonic() + (_CRASH_GRACE_S if timeout_ms > 0 else 0.0)
+        """Raise BotTimeout, or BotClosed if the program has already exited (its exit not yet
+        seen by the poll): a crash is reported as one, with its exit code and stderr."""
+        if self._exited or self.returncode is not None:
+            raise BotClosed(self._closed_message("exited"))
+        raise BotTimeout(f"no complete line within {timeout_ms} ms")
+
+    def exited_within(self, seconds: float) -> bool:
+        """Whether the program exits within ``seconds`` (at once if it has). After a missed
+        deadline the referee asks: a program dying at its start on a busy machine crashes after
+        its deadline, and its crash (exit code, stderr) says more than a timeout."""
+        end = time.monotonic() + seconds
         while not self._exited and self.returncode is None:
             remaining = end - time.monotonic()
-            if remaining <= 0:
-                raise BotTimeout(f"no complete line within {timeout_ms} ms")
-            if self._pidfd is not None:
-                watch = select.poll()
-                watch.register(self._pidfd, select.POLLIN)
-                if self._err_fd is not None:
-                    watch.register(self._err_fd, select.POLLIN)
-                ready = {fd for fd, _ in watch.poll(math.ceil(remaining * 1000))}
-                if self._err_fd is not None and self._err_fd in ready:
-                    self._read_stderr()
-                if self._pidfd in ready:
-                    self._exited = True
-            else:
+            if remaining <= 0 or self._closed:
+                return False
+            if self._pidfd is None:
                 time.sleep(min(remaining, 0.01))
-        raise BotClosed(self._closed_message("exited"))
+                continue
+            watch = select.poll()
+            watch.register(self._pidfd, select.POLLIN)
+            if self._err_fd is not None:
+                watch.register(self._err_fd, select.POLLIN)
+            ready = {fd for fd, _ in watch.poll(math.ceil(remaining * 1000))}
+            if self._err_fd is not None and self._err_fd in ready:
+                self._read_stderr()
+            if self._pidfd in ready:
+                self._exited = True
+        return True
 
     def _await_start(self) -> None:
         """Wait (at most _START_GUARD_S) until the sandbox is up and the program itself starts;

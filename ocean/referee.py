@@ -27,6 +27,9 @@ __all__ = ["referee_game", "referee_players", "first_answer", "RefereedGame", "T
 
 TIMEOUT = "Timeout!"  # the official referee's reason for a missing answer, late or not
 _UNTIMED_MS = 10**9  # an in-process player's "limit": it answers at once, its budget counts work
+# After a missed deadline, how long a program may take to exit for its end to count as the crash it
+# is (issue 49 item 6): the game is lost either way, this only names the reason.
+CRASH_GRACE_S = 0.5
 
 
 @dataclass
@@ -47,18 +50,27 @@ def _answer(bot, timeout_ms: int) -> tuple[str | None, str | None]:
     """(line, None) or (None, why) for a bot that timed out, crashed or closed its output; then
     ``bot.failed`` says which answer it lost and how long the referee had waited for it."""
     start = time.monotonic()
+    late = False
     try:
         return bot.read_line(timeout_ms), None
     except BotTimeout:
-        why = TIMEOUT
+        why, late = TIMEOUT, True
     except BotLineTooLong as exc:
         why = f"{exc}: disqualified (official reason: {TIMEOUT})"
     except BotClosed:
-        why = _closed_reason(_exit_code(bot), bot.stderr_tail() if hasattr(bot, "stderr_tail") else "",
-                             bot.out_of_memory() if hasattr(bot, "out_of_memory") else "")
+        why = _crash(bot)
     bot.failed = {"answer": len(getattr(bot, "answer_ms", None) or ()) + 1,
                   "after_ms": round((time.monotonic() - start) * 1000.0, 2)}
+    # A program that exits just after its deadline (one dying at its start on a busy machine)
+    # crashed: its exit code and stderr say why, where "Timeout!" would hide it.
+    if late and hasattr(bot, "exited_within") and bot.exited_within(CRASH_GRACE_S):
+        why = _crash(bot)
     return None, why
+
+
+def _crash(bot) -> str:
+    return _closed_reason(_exit_code(bot), bot.stderr_tail() if hasattr(bot, "stderr_tail") else "",
+                          bot.out_of_memory() if hasattr(bot, "out_of_memory") else "")
 
 
 def _closed_reason(code: int | None, tail: str, memory: str = "") -> str:

@@ -71,6 +71,17 @@ def test_a_lost_first_answer_says_how_long_the_referee_waited(tmp_path):
     assert line.startswith("player 0 disqualified: Timeout! (answer 1, after ") and 1000 <= waited < 1400, line
 
 
+def test_a_program_dying_just_after_its_first_deadline_is_reported_as_its_crash(tmp_path):
+    # Issue 49 item 6: a program that cannot start (a missing file) exits after its first deadline
+    # on a busy machine; the referee reports its exit code and its last words, not "Timeout!".
+    script = tmp_path / "late_crash.sh"
+    script.write_text("sleep 0.05\necho 'error: nofile.toml: cannot read' >&2\nexit 2\n")
+    verdict, _ = referee_game(3, (f"sh {script}", _cmd("walker.py")),
+                              time=TimeControl(turn_ms=50, first_turn_ms=5))
+    assert verdict["disqualified"][0] == ("crashed, exit code 2; stderr: error: nofile.toml: cannot read "
+                                          "(official reason: Timeout!)")
+
+
 def test_garbage_output_disqualifies_as_an_unknown_command():
     verdict, data = referee_game(4, (_cmd("garbage.py"), _cmd("walker.py")), time=TimeControl(turn_ms=1000))
     assert verdict["scores"][0] == -1 and verdict["disqualified"][0] == "Unknown command"

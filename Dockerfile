@@ -12,6 +12,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     NUMBA_CACHE_DIR=/opt/ocean-cache \
     NUMBA_CPU_NAME=generic
 
+# bubblewrap: the sandbox every program runs in (docs/programs.md#what-a-program-can-reach).
+RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap && rm -rf /var/lib/apt/lists/*
+
 # An unprivileged user runs everything.
 RUN useradd --create-home --uid 1000 lab
 WORKDIR /lab

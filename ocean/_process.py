@@ -6,10 +6,12 @@ its own deadline. Lines the program printed ahead of time stay in our buffer
 and are handed out by later reads, exactly as the real referee (and
 cg-brutaltester) consume a bot's output.
 
-Each program runs in its own process group so that :meth:`BotProcess.close`
-can kill everything it started (helpers, ``sh`` wrappers, ...) with a single
-``killpg``. A descendant that moves itself to another group or session
-(``setsid``) escapes this; we accept that.
+Each program runs in the sandbox of ``ocean.sandbox`` (bubblewrap: its own PID namespace, no
+network, the machine read-only, a private /tmp and home, an environment built from nothing, a
+memory limit), in its own process group: :meth:`BotProcess.close` kills the group, and with it
+the namespace, so every process the program started is gone, a helper that moved itself to a
+new session (``setsid``) too. Where the sandbox cannot start the program runs without it (the lab
+says so once), and then such a helper escapes the ``killpg``.
 
 The clock of an answer measures the program's own answer: it starts when the
 program has its whole input (when the pipe took the last byte of what
@@ -31,7 +33,8 @@ import subprocess
 import sys
 import time
 
-from ocean.progenv import program_environment
+from ocean.progenv import hide_own_secrets, program_environment
+from ocean.sandbox import DEFAULT_POLICY, SandboxPolicy, is_out_of_memory, wrap
 
 __all__ = ["BotClosed", "BotLineTooLong", "BotProcess", "BotTimeout", "MAX_LINE_BYTES", "STDERR_TAIL_BYTES"]
 
@@ -44,6 +47,9 @@ STDERR_TAIL_BYTES = 65536
 # After SIGKILL a process dies almost at once; this only guards against a child
 # stuck in uninterruptible sleep, so close() can never hang a whole batch.
 _REAP_TIMEOUT_S = 5.0
+# How long the sandbox may take to start a program before its clock starts all the same (it takes
+# milliseconds; this only bounds a machine that has stalled).
+_START_GUARD_S = 10.0
 # How long a program may leave its input untaken before it is timed out: far beyond any answer
 # limit (the input of a turn is a few hundred bytes; a full pipe means the program stopped reading).
 _INPUT_GUARD_S = 5.0
@@ -78,6 +84,21 @@ def _own_ocean(argv: list[str], env: dict | None) -> list[str]:
     return [own, *argv[1:]] if os.access(own, os.X_OK) else [sys.executable, "-m", "ocean", *argv[1:]]
 
 
+def _check_program(argv: list[str], command: str, cwd: str | None, env: dict[str, str]) -> None:
+    """FileNotFoundError/PermissionError (one line) for a program that is not there or cannot run."""
+    program = argv[0]
+    if "/" in program:
+        path = program if os.path.isabs(program) else os.path.join(cwd or os.getcwd(), program)
+        if not os.path.exists(path):
+            raise FileNotFoundError(errno.ENOENT, f"bot program not found: {program!r} (command {command!r})",
+                                    program)
+        if os.path.isdir(path) or not os.access(path, os.X_OK):
+            raise PermissionError(errno.EACCES, f"bot program is not executable: {program!r} (command {command!r})",
+                                  program)
+    elif shutil.which(program, path=env.get("PATH", os.defpath)) is None:
+        raise FileNotFoundError(errno.ENOENT, f"bot program not found: {program!r} (command {command!r})", program)
+
+
 class BotProcess:
     """One running bot program, talking line by line over pipes.
 
@@ -96,6 +117,11 @@ class BotProcess:
     ``cpu``: run the program on that CPU only (``ocean.cpus``), set right after
     it starts, before it reads its first input.
 
+    ``sandbox``: how it is run (``ocean.sandbox.SandboxPolicy``: its memory limit, whether the
+    sandbox is required, whether its folder is writable; default CodinGame's 768 MB, sandboxed
+    where the sandbox starts). Raises :class:`ocean.sandbox.SandboxUnavailable` (a
+    :class:`PermissionError`) when the policy requires the sandbox and it cannot start.
+
     ``stderr_tail``: instead of a file, keep only the last ``stderr_tail`` bytes of stderr in
     memory (read while answers are awaited; :meth:`stderr_text`), so a program flooding its
     stderr fills neither the disk nor the memory. An answer line over ``max_line`` bytes raises
@@ -104,7 +130,7 @@ class BotProcess:
 
     def __init__(self, command: str | list[str], *, cwd: str | None = None, stderr_path: str | None = None,
                  env: dict[str, str] | None = None, cpu: int | None = None, stderr_tail: int | None = None,
-                 max_line: int = MAX_LINE_BYTES):
+                 max_line: int = MAX_LINE_BYTES, sandbox: SandboxPolicy | None = None):
         # Set first so close()/__del__ work even if the constructor fails below.
         self._proc: subprocess.Popen[bytes] | None = None
         self._closed = True
@@ -130,6 +156,24 @@ class BotProcess:
 
         self.command = command
         self.argv = argv = _own_ocean(argv, env)
+        self.sandbox = sandbox = DEFAULT_POLICY if sandbox is None else sandbox
+        hide_own_secrets()  # a program that runs unsandboxed can read its parent's start-up environment
+        env = program_environment() if env is None else env
+        # Inside the sandbox a missing program would be bwrap's failure at its first answer: the
+        # lab looks for it first, so it stays one line at the start.
+        _check_program(argv, command, cwd, env)
+        # The sandbox takes a moment to set up (tens of ms on a busy machine): the launcher writes
+        # a byte to this pipe when the program itself starts, and its first answer's clock starts
+        # no earlier (the lab's cost is not the program's).
+        ready_read, ready_write = os.pipe()
+        try:
+            launched, env = wrap(argv, cwd, env, sandbox, ready_fd=ready_write)
+        except BaseException:
+            os.close(ready_read)
+            os.close(ready_write)
+            raise
+        # bwrap reports a program killed by a signal as exit code 128 + the signal.
+        self._in_bwrap = launched is not argv and os.path.basename(launched[0]) == "bwrap"
 
         if stderr_path is not None and stderr_tail is not None:
             raise ValueError("give stderr_path or stderr_tail, not both")
@@ -148,14 +192,15 @@ class BotProcess:
             stderr_target = subprocess.DEVNULL
         try:
             proc = subprocess.Popen(
-                argv,
+                launched,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=stderr_target,
                 cwd=cwd,
-                env=program_environment() if env is None else env,
+                env=env,
                 bufsize=0,
                 start_new_session=True,
+                pass_fds=(ready_write,),
             )
         except FileNotFoundError:
             raise FileNotFoundError(
@@ -169,12 +214,17 @@ class BotProcess:
                 f"bot program is not executable: {argv[0]!r} (command {command!r})",
                 argv[0],
             ) from None
+        except BaseException:
+            os.close(ready_read)
+            raise
         finally:
+            os.close(ready_write)  # the child holds its own copy
             if stderr_path is not None:
                 stderr_target.close()  # the child holds its own copy
 
         self._proc = proc
         self._closed = False
+        self._ready_fd: int | None = ready_read
         self._pid = proc.pid
         if cpu is not None:
             from ocean.cpus import pin_process
@@ -263,6 +313,8 @@ class BotProcess:
         The answer's time (from that start to the line) is appended to
         :attr:`answer_ms`.
         """
+        if self._ready_fd is not None and not self._closed:
+            self._await_start()
         start = self._input_taken if self._input_taken is not None else time.monotonic()
         line = self._take_line()
         if line is not None:
@@ -302,7 +354,7 @@ class BotProcess:
                 ready = self._poll(math.ceil(remaining_ms))
             if not ready:
                 if time.monotonic() >= deadline:
-                    raise BotTimeout(f"no complete line within {timeout_ms} ms")
+                    self._timed_out(timeout_ms)
                 continue
             if self._err_fd is not None and self._err_fd in ready:
                 self._read_stderr()
@@ -317,7 +369,63 @@ class BotProcess:
             if self._pidfd is not None and self._pidfd in ready:
                 self._exited = True
             if time.monotonic() >= deadline and not self._eof and not self._exited:
-                raise BotTimeout(f"no complete line within {timeout_ms} ms")
+                self._timed_out(timeout_ms)
+
+    def _timed_out(self, timeout_ms: int) -> None:
+        """Raise BotTimeout, or BotClosed if the program has already exited (its exit not yet
+        seen by the poll): a crash is reported as one, with its exit code and stderr."""
+        if self._exited or self.returncode is not None:
+            raise BotClosed(self._closed_message("exited"))
+        raise BotTimeout(f"no complete line within {timeout_ms} ms")
+
+    def exited_within(self, seconds: float) -> bool:
+        """Whether the program exits within ``seconds`` (at once if it has). After a missed
+        deadline the referee asks: a program dying at its start on a busy machine crashes after
+        its deadline, and its crash (exit code, stderr) says more than a timeout."""
+        end = time.monotonic() + seconds
+        while not self._exited and self.returncode is None:
+            remaining = end - time.monotonic()
+            if remaining <= 0 or self._closed:
+                return False
+            if self._pidfd is None:
+                time.sleep(min(remaining, 0.01))
+                continue
+            watch = select.poll()
+            watch.register(self._pidfd, select.POLLIN)
+            if self._err_fd is not None:
+                watch.register(self._err_fd, select.POLLIN)
+            ready = {fd for fd, _ in watch.poll(math.ceil(remaining * 1000))}
+            if self._err_fd is not None and self._err_fd in ready:
+                self._read_stderr()
+            if self._pidfd in ready:
+                self._exited = True
+        return True
+
+    def _await_start(self) -> None:
+        """Wait (at most _START_GUARD_S) until the sandbox is up and the program itself starts;
+        input the pipe took before then counts as taken now. Nothing more to wait for after the
+        first call."""
+        fd, self._ready_fd = self._ready_fd, None
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        if self._pidfd is not None:
+            poller.register(self._pidfd, select.POLLIN)
+        deadline = time.monotonic() + _START_GUARD_S
+        try:
+            while True:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return
+                ready = {f for f, _ in poller.poll(math.ceil(remaining * 1000))}
+                if fd in ready:
+                    started = time.monotonic()
+                    if self._input_taken is not None and self._input_taken < started:
+                        self._input_taken = started
+                    return
+                if ready:  # the launcher or bwrap exited first: the read reports it
+                    return
+        finally:
+            os.close(fd)
 
     def _answered(self, start: float) -> None:
         """Keep the time of the answer just read; the next read's clock starts at its call."""
@@ -417,6 +525,13 @@ class BotProcess:
             raw = raw[:-1]
         return raw.decode("utf-8", errors="replace")
 
+    def out_of_memory(self) -> str:
+        """Why the program crashed if its memory limit is the cause (its last words on stderr say an
+        allocation failed), else "": ``over its memory limit of 768 MB``."""
+        if self._err_limit and is_out_of_memory(self.stderr_text()[-4096:]):
+            return f"over its memory limit of {self.sandbox.memory_mb} MB"
+        return ""
+
     def _closed_message(self, what: str) -> str:
         code = self.returncode
         status = f" (exit code {code})" if code is not None else ""
@@ -434,7 +549,7 @@ class BotProcess:
         if self._returncode is not None or self._proc is None:
             return self._returncode
         if self._proc.returncode is not None:
-            self._returncode = self._proc.returncode
+            self._returncode = self._program_code(self._proc.returncode)
             return self._returncode
         try:
             # WNOWAIT peeks without reaping: the zombie keeps its pid (and so
@@ -443,12 +558,20 @@ class BotProcess:
             info = os.waitid(os.P_PID, self._pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
         except ChildProcessError:
             # Someone else reaped it (e.g. SIGCHLD ignored); fall back.
-            return self._proc.poll()
+            code = self._proc.poll()
+            return None if code is None else self._program_code(code)
         if info is None:
             return None
         if info.si_code == os.CLD_EXITED:
-            return info.si_status
+            return self._program_code(info.si_status)
         return -info.si_status
+
+    def _program_code(self, code: int) -> int:
+        """The program's own exit code: bwrap's 128 + N is the program killed by signal N."""
+        if self._in_bwrap and 128 < code < 128 + 65:
+            return -(code - 128)
+        return code
+
 
     def close(self) -> None:
         """Kill the bot's whole process group, reap it and close the pipes.
@@ -469,7 +592,7 @@ class BotProcess:
             proc.wait(timeout=_REAP_TIMEOUT_S)
         except subprocess.TimeoutExpired:
             pass
-        self._returncode = proc.returncode
+        self._returncode = None if proc.returncode is None else self._program_code(proc.returncode)
         self._pending.clear()
         self._buffer.clear()  # reads after close() consistently raise BotClosed
         self._err_fd = None
@@ -485,6 +608,9 @@ class BotProcess:
             except OSError:
                 pass
             self._pidfd = None
+        if self._ready_fd is not None:
+            os.close(self._ready_fd)
+            self._ready_fd = None
 
     def __enter__(self) -> BotProcess:
         return self

@@ -85,7 +85,7 @@ class _ProgramPlayer(BotProcess):
                     fh.write(render_params_file(told, program.params_file))
             argv, env = program.render(spec.params, game_seed, params_path, self.time)
             super().__init__(argv, cwd=program.cwd, env=program_environment(env),
-                             stderr_tail=STDERR_TAIL_BYTES, cpu=cpu)
+                             stderr_tail=STDERR_TAIL_BYTES, cpu=cpu, sandbox=self.time.sandbox)
         except BaseException:
             _remove(self._scratch)  # whatever failed, a game never leaves its folder behind
             raise

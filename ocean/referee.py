@@ -32,6 +32,9 @@ _UNTIMED_MS = 10**9  # an in-process player's "limit": it answers at once, its b
 # (crashed, killed, closed its output), out of memory, an illegal line (the rules' own messages),
 # an answer line too long to read.
 FAILURE_KINDS = ("timeout", "crash", "memory", "illegal", "output")
+# After a missed deadline, how long a program may take to exit for its end to count as the crash it
+# is (issue 49 item 6): the game is lost either way, this only names the reason.
+CRASH_GRACE_S = 0.5
 
 
 @dataclass
@@ -52,23 +55,33 @@ def _answer(bot, timeout_ms: int) -> tuple[str | None, str | None]:
     """(line, None) or (None, why) for a bot that timed out, crashed or closed its output; then
     ``bot.failed`` says which answer it lost and how long the referee had waited for it."""
     start = time.monotonic()
+    late = False
     try:
         return bot.read_line(timeout_ms), None
     except BotTimeout:
-        why = TIMEOUT
+        why, late = TIMEOUT, True
     except BotLineTooLong as exc:
         why = f"{exc}: disqualified (official reason: {TIMEOUT})"
     except BotClosed:
-        why = _closed_reason(_exit_code(bot), bot.stderr_tail() if hasattr(bot, "stderr_tail") else "")
+        why = _crash(bot)
     bot.failed = {"answer": len(getattr(bot, "answer_ms", None) or ()) + 1,
                   "after_ms": round((time.monotonic() - start) * 1000.0, 2)}
+    # A program that exits just after its deadline (one dying at its start on a busy machine)
+    # crashed: its exit code and stderr say why, where "Timeout!" would hide it.
+    if late and hasattr(bot, "exited_within") and bot.exited_within(CRASH_GRACE_S):
+        why = _crash(bot)
     return None, why
 
 
-def _closed_reason(code: int | None, tail: str) -> str:
+def _crash(bot) -> str:
+    return _closed_reason(_exit_code(bot), bot.stderr_tail() if hasattr(bot, "stderr_tail") else "",
+                          bot.out_of_memory() if hasattr(bot, "out_of_memory") else "")
+
+
+def _closed_reason(code: int | None, tail: str, memory: str = "") -> str:
     """Why a program that closed its output lost its answer: what happened first (crashed, with
-    its exit code or signal, and stderr's last line), then the official reason, which the
-    referee gives for any missing answer."""
+    its exit code or signal, ``memory`` if its memory limit is why, and stderr's last line), then
+    the official reason, which the referee gives for any missing answer."""
     if code is None:
         what = "closed its output without answering"
     elif code > 0:
@@ -81,6 +94,8 @@ def _closed_reason(code: int | None, tail: str) -> str:
         what = f"crashed, killed by signal {-code}{name}"
     else:
         what = "exited (exit code 0) before the game ended"
+    if memory and code:
+        what = f"out of memory, {memory}: {what}"
     if tail:
         what += f"; stderr: {tail}"
     return f"{what} (official reason: {TIMEOUT})"

@@ -11,10 +11,11 @@ work, never the clock.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Mapping
 
 from ocean.constants import FIRST_TURN_MS, MAX_TIME_SCALE, TURN_MS
+from ocean.sandbox import DEFAULT_POLICY, SandboxPolicy
 
 __all__ = ["TimeControl", "DEFAULT_TIME", "TURN_MS_NAME", "FIRST_TURN_MS_NAME", "from_old_limits"]
 
@@ -27,12 +28,15 @@ class TimeControl:
     """What a program is told (``turn_ms``, ``first_turn_ms``, whole milliseconds) and what is
     enforced (those times x ``scale`` x ``machine``). CodinGame's: 50 ms, 1000 ms, scale 1.
     ``machine``: how much slower or busier this machine is than CodinGame's, applied to every
-    program of a game, frozen ones too (``for_program``)."""
+    program of a game, frozen ones too (``for_program``). ``sandbox``: how every program of the
+    game is run (``ocean.sandbox``: its memory limit, the sandbox required or not), like
+    ``machine`` a property of the run, not of a program; it is neither compared nor stored."""
 
     turn_ms: int = TURN_MS
     first_turn_ms: int = FIRST_TURN_MS
     scale: float = 1.0
     machine: float = 1.0
+    sandbox: SandboxPolicy = field(default=DEFAULT_POLICY, compare=False)
 
     def __post_init__(self) -> None:
         for name in (TURN_MS_NAME, FIRST_TURN_MS_NAME):
@@ -60,16 +64,21 @@ class TimeControl:
 
     def scaled(self, factor: float) -> TimeControl:
         """The same times told, the limits ``factor`` times longer (capped at the largest scale)."""
-        return TimeControl(self.turn_ms, self.first_turn_ms, min(MAX_TIME_SCALE, self.scale * factor), self.machine)
+        return TimeControl(self.turn_ms, self.first_turn_ms, min(MAX_TIME_SCALE, self.scale * factor), self.machine,
+                           self.sandbox)
 
     def on_machine(self, machine: float) -> TimeControl:
         """The same time control enforced on a machine ``machine`` times slower (replacing this one's)."""
-        return TimeControl(self.turn_ms, self.first_turn_ms, self.scale, machine)
+        return TimeControl(self.turn_ms, self.first_turn_ms, self.scale, machine, self.sandbox)
+
+    def run_as(self, sandbox: SandboxPolicy) -> TimeControl:
+        """The same time control, its programs run under ``sandbox``."""
+        return TimeControl(self.turn_ms, self.first_turn_ms, self.scale, self.machine, sandbox)
 
     def for_program(self, own: TimeControl | None) -> TimeControl:
         """The time control a program plays with in a game of this time control: its ``own``
         (a frozen program's: it stays the same opponent) on this game's machine, else this one."""
-        return self if own is None else own.on_machine(self.machine)
+        return self if own is None else own.on_machine(self.machine).run_as(self.sandbox)
 
     def values(self) -> dict[str, str]:
         """The placeholders' values: the times told, unscaled, as integers."""

@@ -45,6 +45,14 @@ def pytest_runtest_makereport(item, call):
 
 
 @pytest.fixture
+def unsandboxed(monkeypatch):
+    """Programs started during one test (here and in the commands it runs) run without the sandbox
+    (``OCEAN_NO_SANDBOX``): for test programs that write a log outside their own folder, which the
+    sandbox shows them read-only (tests/ocean/test_sandbox.py checks the sandbox itself)."""
+    monkeypatch.setenv("OCEAN_NO_SANDBOX", "1")
+
+
+@pytest.fixture
 def ctrl_c_reaches_python():
     """Python's own SIGINT handler (KeyboardInterrupt) for one test, whatever disposition the
     run inherited: pytest started as a background job of a script, under nohup or with

@@ -89,7 +89,7 @@ BUSY = Path(__file__).parent / "programs" / "busy.py"
 
 
 @pytest.mark.drill
-def test_any_command_line_plays_in_the_arena_through_the_referee(tmp_path):
+def test_any_command_line_plays_in_the_arena_through_the_referee(tmp_path, unsandboxed):
     # a command line beside a panel name and params:, with a comma inside its quotes; its time
     # control is the arena's, and its answer times and disqualifications come back with its games
     log = tmp_path / "told.log"

@@ -89,7 +89,7 @@ def test_a_thread_is_pinned_for_the_duration_and_gets_its_cpus_back():
         assert nothing is None and os.sched_getaffinity(0) == before
 
 
-def test_a_program_runs_on_the_cpu_it_was_given_from_its_start(tmp_path):
+def test_a_program_runs_on_the_cpu_it_was_given_from_its_start(tmp_path, unsandboxed):
     cpu = usable_cpus()[-1]
     with BotProcess(["sleep", "5"], cpu=cpu) as proc:
         status = Path(f"/proc/{proc._pid}/status").read_text()

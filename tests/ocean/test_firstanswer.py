@@ -65,7 +65,9 @@ def _game_lines(seed: int, args: list[str], side: int) -> tuple[list, dict]:
 
 @pytest.mark.parametrize("seed, side, args", [(41, 0, []), (42, 1, ["--seed", "5"]), (43, 0, ["--seed", "-7"]),
                                               (44, 1, ["--params", "{params}", "--seed", "9"])])
-def test_the_compiled_bot_plays_the_same_lines_as_before(tunable_module, tmp_path, seed, side, args):
+def test_the_compiled_bot_plays_the_same_lines_as_before(tunable_module, tmp_path, seed, side, args, unsandboxed):
+    # Unsandboxed: the path of before (--no-aot) loads Numba's kernels, and Numba refuses a cache
+    # it cannot write (the sandbox shows the lab's read-only): it would compile them for a minute.
     from ocean.bots import coefficients as C
 
     params = C.defaults()
@@ -122,7 +124,8 @@ def test_the_clocked_v4_answers_on_the_fast_path_without_numba(v4_module):
     (45, 0, ["--name", "tunable-v4", "--seed", "3"]),
     (46, 1, ["--params", "{params}", "--seed", "8"]),
 ])
-def test_the_clocked_v4_on_the_fast_path_plays_the_budgets_lines(v4_module, tmp_path, seed, side, args):
+def test_the_clocked_v4_on_the_fast_path_plays_the_budgets_lines(v4_module, tmp_path, seed, side, args,
+                                                                unsandboxed):  # --no-aot: see above
     """Told far more time than its budget needs, the clock never stops the search: the module's
     clocked search plays the lines of the turn kernel through Numba (the in-process search)."""
     from ocean.bots import coefficients as C

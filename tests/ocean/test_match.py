@@ -23,7 +23,7 @@ def _outcome(result):
 
 
 @pytest.mark.parametrize("fail", ["timeout", "crash"])
-def test_a_game_the_opponent_fails_once_is_played_again_and_counts_as_a_clean_one(tmp_path, fail):
+def test_a_game_the_opponent_fails_once_is_played_again_and_counts_as_a_clean_one(tmp_path, fail, unsandboxed):
     bot = resolve_bot("chaser")
     clean = play_pairs(bot, _flaky(), [7], time=TIME)
     flaky = play_pairs(bot, _flaky("--share", "100", "--fail", fail, "--once", str(tmp_path)), [7], time=TIME)

@@ -309,3 +309,24 @@ def test_ocean_is_the_labs_own_when_its_virtualenv_is_not_on_the_path():
         assert any("Usage: ocean" in proc.read_line(20_000) for _ in range(3))
     with BotProcess("ocean --help", env={"PATH": os.path.dirname(sys.executable)}) as proc:
         assert proc.argv[0] == "ocean"  # on the PATH the program was given: as written
+
+
+def test_a_program_that_dies_just_after_its_deadline_is_seen_exiting():
+    # Issue 49 item 6: on a busy machine a program that cannot start (a missing file) exits just
+    # after its first deadline. The read times out as ever; the referee then asks whether it
+    # exits within a short grace, and reports the crash (tests/ocean/test_referee.py).
+    with BotProcess(["sh", "-c", "sleep 0.05; echo 'error: nofile.toml: cannot read' >&2; exit 2"],
+                    stderr_tail=4096) as proc:
+        with pytest.raises(BotTimeout):
+            proc.read_line(1)
+        assert proc.exited_within(5.0) and proc.returncode == 2
+        assert "error: nofile.toml: cannot read" in proc.stderr_text()
+
+
+def test_a_program_that_lives_on_past_its_deadline_still_times_out():
+    with BotProcess(["sleep", "30"]) as proc:
+        with pytest.raises(BotTimeout):
+            proc.read_line(50)
+        t0 = time.monotonic()
+        assert not proc.exited_within(0.2) and proc.returncode is None
+        assert time.monotonic() - t0 >= 0.2

@@ -71,6 +71,17 @@ def test_a_lost_first_answer_says_how_long_the_referee_waited(tmp_path):
     assert line.startswith("player 0 disqualified: Timeout! (answer 1, after ") and 1000 <= waited < 1400, line
 
 
+def test_a_program_dying_just_after_its_first_deadline_is_reported_as_its_crash(tmp_path):
+    # Issue 49 item 6: a program that cannot start (a missing file) exits after its first deadline
+    # on a busy machine; the referee reports its exit code and its last words, not "Timeout!".
+    script = tmp_path / "late_crash.sh"
+    script.write_text("sleep 0.05\necho 'error: nofile.toml: cannot read' >&2\nexit 2\n")
+    verdict, _ = referee_game(3, (f"sh {script}", _cmd("walker.py")),
+                              time=TimeControl(turn_ms=50, first_turn_ms=5))
+    assert verdict["disqualified"][0] == ("crashed, exit code 2; stderr: error: nofile.toml: cannot read "
+                                          "(official reason: Timeout!)")
+
+
 def test_garbage_output_disqualifies_as_an_unknown_command():
     verdict, data = referee_game(4, (_cmd("garbage.py"), _cmd("walker.py")), time=TimeControl(turn_ms=1000))
     assert verdict["scores"][0] == -1 and verdict["disqualified"][0] == "Unknown command"
@@ -143,7 +154,7 @@ def test_a_program_killed_by_a_signal_is_told_from_a_late_one(tmp_path):
     assert verdict["disqualified"][0] == "crashed, killed by signal 11 (SIGSEGV) (official reason: Timeout!)"
 
 
-def test_the_referee_fills_in_the_time_control_and_the_seed(tmp_path):
+def test_the_referee_fills_in_the_time_control_and_the_seed(tmp_path, unsandboxed):
     log = tmp_path / "told.log"
     busy = PROGRAMS / "busy.py"
     verdict, _ = referee_game(-7, (f"{PY} {busy} --turn-ms {{turn_ms}} --first-turn-ms {{first_turn_ms}} --share 0 "
@@ -154,7 +165,7 @@ def test_the_referee_fills_in_the_time_control_and_the_seed(tmp_path):
     assert (told["turn_ms"], told["first_turn_ms"]) == (33, 444)
 
 
-def test_the_old_timeout_options_still_work_with_a_warning_and_the_same_limits(tmp_path):
+def test_the_old_timeout_options_still_work_with_a_warning_and_the_same_limits(tmp_path, unsandboxed):
     # --timeout/--first-timeout were limits (issue 32, item 10): each is played as the time told
     # with --time-scale 1, so the limit is the one the old script asked for; a line of warning each
     log = tmp_path / "told.log"

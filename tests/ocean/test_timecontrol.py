@@ -55,7 +55,7 @@ def test_the_placeholders_are_filled_in_per_game_and_are_not_parameters():
     assert p.display({"x": 1}) == "./bot --t {turn_ms} --f {first_turn_ms} --x 1"  # per game: kept
 
 
-def test_a_program_is_told_its_time_in_its_command_environment_and_parameters_file(tmp_path):
+def test_a_program_is_told_its_time_in_its_command_environment_and_parameters_file(tmp_path, unsandboxed):
     log = tmp_path / "told.log"
     time = TimeControl(turn_ms=9, first_turn_ms=700, scale=10)
     opponent = resolve_bot("random")

@@ -60,6 +60,7 @@ def plan(
         extra = [b for b in held_out or [] if b.name not in names]
         measured, more = _pilots(spec, panel, extra, held_out, pilot_pairs, ray_address, val_time)
         opponents, checked = len(panel), len(panel) + len(extra)
+        with_programs = spec.bot is not None or any(b.is_program for b in [*panel, *extra])
     else:
         from tuning.storage.database import resolve_url
         from tuning.storage.handle import open_study
@@ -71,12 +72,18 @@ def plan(
             everyone, programs = handle.validation_panel(), handle.checked_bots
             checked = len(everyone)
             measured = from_stored(handle)
+            with_programs = spec.bot is not None or bool(programs)
         finally:
             handle.close()
         more = [] if val_time == spec.time_control else \
             _validation_pilots(spec, everyone, programs, pilot_pairs, ray_address, val_time)
     result = make_plan(spec, measured, opponents, checked, hours=hours, gain=gain, more=more,
                        validation_time=val_time)
+    if with_programs:  # what its programs can reach on this machine (ocean.sandbox)
+        from ocean.sandbox import status_line, unavailable_reason
+
+        result["sandbox"] = {"available": unavailable_reason() is None, "line": status_line(),
+                             **spec.sandbox.model_dump(mode="json")}
     _print(result)
     if as_json:
         typer.echo(json_text(result))
@@ -91,7 +98,7 @@ def _validation_time(study, turn_ms: Optional[int], first_turn_ms: Optional[int]
     try:
         return TimeControl(study.turn_ms if turn_ms is None else turn_ms,
                            study.first_turn_ms if first_turn_ms is None else first_turn_ms,
-                           study.scale if scale is None else scale, study.machine)
+                           study.scale if scale is None else scale, study.machine).run_as(study.sandbox)
     except ValueError as exc:
         fail(f"{exc} (--validate-turn-ms, --validate-first-turn-ms, --validate-time-scale)")
 
@@ -223,6 +230,8 @@ def _print(p: dict) -> None:
     if p["defaults_score"] is not None and not 0.1 <= p["defaults_score"] <= 0.9:
         typer.echo(f"  the defaults score {p['defaults_score']:.3f} against this panel: little room for a gain "
                    "either way; a stronger (or weaker) panel measures more")
+    if p.get("sandbox"):
+        typer.echo(f"  {p['sandbox']['line']}; memory limit {p['sandbox']['memory_mb']} MB")
     for i, m in enumerate(p["pilots"]):
         if m["programs"] or m["seconds_per_game"] is not None:
             _print_pilot(m, i == 0)

@@ -463,7 +463,7 @@ def _time_control(study, turn_ms: Optional[int], first_turn_ms: Optional[int], t
         return TimeControl(study.turn_ms if turn_ms is None else turn_ms,
                            study.first_turn_ms if first_turn_ms is None else first_turn_ms,
                            study.scale if time_scale is None else time_scale,
-                           study.machine if machine_scale is None else machine_scale)
+                           study.machine if machine_scale is None else machine_scale).run_as(study.sandbox)
     except ValueError as exc:
         fail(f"{exc} (--turn-ms, --first-turn-ms, --time-scale, --machine-scale)")
 

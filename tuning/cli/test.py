@@ -160,6 +160,10 @@ def test(
                                                   "program's limits, frozen ones too, x this as well; what programs "
                                                   "are told does not change (a study's [time] machine_scale; "
                                                   "default 1, at most 100)."),
+    memory_mb: Optional[int] = typer.Option(None, "--memory-mb", help="Each program's memory limit, MB (default "
+                                                                      "768, CodinGame's)."),
+    require_sandbox: Optional[bool] = typer.Option(None, "--require-sandbox/--sandbox-optional", help="Refuse to run "
+                                                   "programs where the sandbox cannot start (default: optional)."),
     cwd: Optional[Path] = typer.Option(None, "--cwd", help="Working directory of the cmd: bots (default: the current "
                                                            "one); a test carried on keeps its bots' folders."),
     storage: Optional[str] = typer.Option(None, "--storage", help=_STORAGE_HELP),
@@ -175,7 +179,8 @@ def test(
     options = TestOptions(new=new, base=base, panel=panel, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta,
                           normalized=normalized, max_games=max_games, seed=seed, batch_pairs=batch_pairs,
                           turn_ms=turn_ms, first_turn_ms=first_turn_ms, time_scale=time_scale,
-                          machine_scale=machine_scale, cwd=None if cwd is None else _folder(cwd))
+                          machine_scale=machine_scale, memory_mb=memory_mb, require_sandbox=require_sandbox,
+                          cwd=None if cwd is None else _folder(cwd))
     run_test(name, options, storage=storage, ray_address=ray_address, as_json=as_json,
              allow_code_change=allow_code_change)
 

@@ -8,6 +8,7 @@ import sys
 
 import ray
 
+from ocean.progenv import hide_own_secrets, secrets_kept_from_ray
 from tuning.errors import TuningError
 
 __all__ = ["connect", "cluster_cpus"]
@@ -29,14 +30,30 @@ def connect(address: str | None = None) -> int:
             # did; the warning would break our one-line messages. (Setting RAY_AUTH_MODE here
             # instead is too late: Ray read its configuration when it was imported.)
             logging.getLogger("ray._private.authentication.authentication_token_setup").setLevel(logging.ERROR)
+        # Ray's processes inherit this one's environment: none of the lab's secrets go with it (a
+        # program run without the sandbox may read any process's /proc/PID/environ), and this
+        # process's own start-up environment is blanked of them too (ocean.progenv).
+        hide_own_secrets()
         try:
-            ray.init(address=address, **kwargs)
+            with secrets_kept_from_ray():
+                ray.init(address=address, **kwargs)
         except (ConnectionError, RuntimeError, ValueError) as exc:
             reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise TuningError(f"cannot join the Ray cluster at {address or os.environ.get('RAY_ADDRESS')}: "
                               f"{reason}") from None
         _sigterm_as_ctrl_c()
+        _private_token_file()
     return cluster_cpus()
+
+
+def _private_token_file() -> None:
+    """Ray writes its token to ~/.ray/auth_token readable by everyone (0644): only its owner."""
+    path = os.path.join(os.path.expanduser("~"), ".ray", "auth_token")
+    try:
+        if os.stat(path).st_uid == os.geteuid():
+            os.chmod(path, 0o600)
+    except OSError:
+        pass
 
 
 def _sigterm_as_ctrl_c() -> None:

@@ -116,9 +116,16 @@ def check_on_this_node(programs: Sequence, time_control=None, shipments: Mapping
     machine, one line each naming it (empty: all good); ``time_control``: the study's (an
     ``ocean.timecontrol.TimeControl``; None: CodinGame's); ``shipments``: the programs' shipped
     files (``tuning.driver.shipping.shipments_for``), played from their copy on this node."""
+    from ocean.sandbox import unavailable_reason
+    from ocean.timecontrol import DEFAULT_TIME
     from tuning.driver.shipping import land, once_per_node
 
     problems = []
+    policy = (time_control or DEFAULT_TIME).sandbox
+    if policy.required and unavailable_reason() is not None:
+        return [f"node {node_name()}: the sandbox is required ([sandbox] required = true, tune test --require-sandbox) "
+                f"but cannot start: "
+                f"{unavailable_reason()}"]
     for spec in programs:
         try:
             here = land(spec, shipments)
@@ -208,6 +215,9 @@ def check_programs(programs: Sequence, time_control=None) -> None:
     if not programs:
         return
     problems = [p for _, found in check_nodes(programs, time_control)[0] for p in found]
+    from ocean.sandbox import warn_once
+
+    warn_once()  # one line, on the driver's machine, if its programs would run unsandboxed
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise TuningError(problems[0] + more)

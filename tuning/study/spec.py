@@ -20,12 +20,13 @@ from ocean.bots import coefficients as registry
 from ocean.bots.external import RESERVED, ProgramSpec, absolute_cwd
 from ocean.bots.registry import STUDY_POLICIES
 from ocean.constants import FIRST_TURN_MS, TURN_MS
+from ocean.sandbox import CODINGAME_MEMORY_MB, MAX_MEMORY_MB, SandboxPolicy
 from ocean.timecontrol import TimeControl
 from tuning.errors import SpecError
 from tuning.study.names import NAME_RULE, name_problem
 from tuning.study.specerrors import first_error
 
-__all__ = ["SeedRange", "SamplerSpec", "SearchRange", "PruningSpec", "ValidationSpec", "ProgramBot", "TimeSpec",
+__all__ = ["SeedRange", "SamplerSpec", "SearchRange", "PruningSpec", "ValidationSpec", "ProgramBot", "TimeSpec", "SandboxSpec",
            "StudySpec",
            "load_spec", "parse_spec"]
 
@@ -205,6 +206,20 @@ class TimeSpec(_Strict):
     machine_scale: float = Field(1.0, gt=0.0, le=100.0)
 
 
+class SandboxSpec(_Strict):
+    """The ``[sandbox]`` table: how the study's programs are run (``ocean.sandbox``), on every
+    node: ``memory_mb`` (CodinGame's 768 by default), ``required`` (refuse to run a program where
+    the sandbox cannot start) and ``writable_folder`` (programs may write to their own folder)."""
+
+    memory_mb: int = Field(CODINGAME_MEMORY_MB, ge=16, le=MAX_MEMORY_MB)
+    required: bool = False
+    writable_folder: bool = False
+
+    @property
+    def policy(self) -> SandboxPolicy:
+        return SandboxPolicy(self.memory_mb, self.required, self.writable_folder)
+
+
 class StudySpec(_Strict):
     """A whole study: what to tune, against whom, on which maps, and how to judge it."""
 
@@ -217,6 +232,7 @@ class StudySpec(_Strict):
     policy: str = "tunable"  # one of the bot registry's STUDY_POLICIES
     timeout_scale: float = Field(1.0, gt=0.0, le=100.0)  # the [time] limits x this, for programs
     time: TimeSpec = Field(default_factory=TimeSpec)
+    sandbox: SandboxSpec = Field(default_factory=SandboxSpec)
     n_trials: int = Field(ge=1)
     trials_in_flight: int = Field(2, ge=1)
     sampler: SamplerSpec = Field(default_factory=SamplerSpec)
@@ -333,7 +349,8 @@ class StudySpec(_Strict):
         """What the study's programs are told (``[time]``) and what the referee enforces (those
         times x ``timeout_scale`` x ``[time] machine_scale``; a frozen program's own times x
         ``machine_scale``)."""
-        return TimeControl(self.time.turn_ms, self.time.first_turn_ms, self.timeout_scale, self.time.machine_scale)
+        return TimeControl(self.time.turn_ms, self.time.first_turn_ms, self.timeout_scale, self.time.machine_scale,
+                           self.sandbox.policy)
 
     @property
     def pairs_per_opponent(self) -> int:
@@ -369,6 +386,8 @@ class StudySpec(_Strict):
             stored.pop("start", None)  # a study without a warm start is stored as it always was
         if stored["time"].get("machine_scale") == 1.0:
             stored["time"].pop("machine_scale")  # nor one on an unscaled machine
+        if stored.get("sandbox") == SandboxSpec().model_dump(mode="json"):
+            stored.pop("sandbox")  # nor the default sandbox
         return stored
 
 

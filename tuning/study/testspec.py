@@ -14,6 +14,7 @@ from dataclasses import dataclass, fields
 
 from ocean.bots import BotSpec, resolve_bot
 from ocean.constants import FIRST_TURN_MS, MAX_TIME_SCALE, TURN_MS
+from ocean.sandbox import CODINGAME_MEMORY_MB, MAX_MEMORY_MB, SandboxPolicy
 from ocean.timecontrol import TimeControl
 from tuning.errors import SpecError
 from tuning.study.opponents import panel_from_json, panel_to_json, resolve_panel
@@ -58,11 +59,15 @@ class TestSpec:
     # A slow or busy machine: every program's limits, frozen ones too, x this (a study's ``[time]
     # machine_scale``); what programs are told does not change.
     machine_scale: float = 1.0
+    memory_mb: int = CODINGAME_MEMORY_MB  # each program's memory limit (ocean.sandbox)
+    require_sandbox: bool = False  # refuse to run a program where the sandbox cannot start
 
     @property
     def time_control(self) -> TimeControl:
-        """What the test's programs are told and what the referee enforces."""
-        return TimeControl(self.turn_ms, self.first_turn_ms, self.time_scale, self.machine_scale)
+        """What the test's programs are told and what the referee enforces (and how they are run:
+        ``ocean.sandbox``)."""
+        return TimeControl(self.turn_ms, self.first_turn_ms, self.time_scale, self.machine_scale,
+                           sandbox=SandboxPolicy(self.memory_mb, self.require_sandbox))
 
     @property
     def gauntlet(self) -> bool:
@@ -126,7 +131,9 @@ class TestSpec:
                 "batch_pairs": self.batch_pairs, "turn_ms": self.turn_ms, "first_turn_ms": self.first_turn_ms,
                 "time_scale": self.time_scale,
                 # a test on a machine like CodinGame's keeps the form stored before the option
-                **({} if self.machine_scale == 1.0 else {"machine_scale": self.machine_scale})}
+                **({} if self.machine_scale == 1.0 else {"machine_scale": self.machine_scale}),
+                **({} if self.memory_mb == CODINGAME_MEMORY_MB else {"memory_mb": self.memory_mb}),
+                **({"require_sandbox": True} if self.require_sandbox else {})}
 
     @classmethod
     def from_json(cls, name: str, data: dict) -> TestSpec:
@@ -136,7 +143,9 @@ class TestSpec:
                    Settings(data["elo0"], data["elo1"], data["alpha"], data["beta"], data["normalized"]),
                    int(data["max_games"]), int(data["seed"]), int(data["batch_pairs"]), int(data["turn_ms"]),
                    int(data["first_turn_ms"]), float(data["time_scale"]),
-                   machine_scale=float(data.get("machine_scale", 1.0)))
+                   machine_scale=float(data.get("machine_scale", 1.0)),
+                   memory_mb=int(data.get("memory_mb", CODINGAME_MEMORY_MB)),
+                   require_sandbox=bool(data.get("require_sandbox", False)))
 
 
 @dataclass(frozen=True)
@@ -161,6 +170,8 @@ class TestOptions:
     first_turn_ms: int | None = None
     time_scale: float | None = None
     machine_scale: float | None = None
+    memory_mb: int | None = None
+    require_sandbox: bool | None = None
     cwd: str | None = None  # where cmd: bots start; a stored test keeps its bots' folders
 
     def given(self) -> dict:
@@ -228,7 +239,9 @@ def build_spec(name: str, options: TestOptions) -> TestSpec:
                     options.turn_ms if options.turn_ms is not None else TURN_MS,
                     options.first_turn_ms if options.first_turn_ms is not None else FIRST_TURN_MS,
                     options.time_scale if options.time_scale is not None else 1.0,
-                    machine_scale=options.machine_scale if options.machine_scale is not None else 1.0)
+                    machine_scale=options.machine_scale if options.machine_scale is not None else 1.0,
+                    memory_mb=options.memory_mb if options.memory_mb is not None else CODINGAME_MEMORY_MB,
+                    require_sandbox=bool(options.require_sandbox))
     _check(spec)
     return spec
 
@@ -259,6 +272,9 @@ def _check(spec: TestSpec) -> None:
     for flag, scale in (("--time-scale", spec.time_scale), ("--machine-scale", spec.machine_scale)):
         if not math.isfinite(scale) or not 0.0 < scale <= MAX_TIME_SCALE:
             raise SpecError(f"{flag} must be above 0 and at most {MAX_TIME_SCALE:g}, got {scale:g}")
+    if not 16 <= spec.memory_mb <= MAX_MEMORY_MB:
+        raise SpecError(f"--memory-mb must be from 16 to {MAX_MEMORY_MB} (CodinGame's: {CODINGAME_MEMORY_MB}), "
+                        f"got {spec.memory_mb}")
 
 
 def _same_bot(a: BotSpec, b: BotSpec) -> bool:
@@ -291,6 +307,10 @@ def mismatches(stored: TestSpec, options: TestOptions) -> list[str]:
             if bool(value) != have:
                 out.append(f"{'--normalized' if value else '--logistic'} (the test's bounds are "
                            f"{'normalized' if have else 'logistic'} Elo)")
+        elif key == "require_sandbox":
+            if bool(value) != have:
+                out.append(f"{'--require-sandbox' if value else '--sandbox-optional'} (the test "
+                           f"{'requires' if have else 'does not require'} the sandbox)")
         elif value != have:
             out.append(f"{_flag(key)} {value:g} (the test has {have:g})")
     return out

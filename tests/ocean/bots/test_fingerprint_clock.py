@@ -22,7 +22,7 @@ def _command(share: str, *extra: str) -> str:
                      *extra])
 
 
-def test_games_lost_to_the_clock_are_replayed_and_only_clean_plays_count(user_panels, tmp_path):
+def test_games_lost_to_the_clock_are_replayed_and_only_clean_plays_count(user_panels, tmp_path, unsandboxed):
     marks = tmp_path / "marks"
     marks.mkdir()
     _, frozen = add_program_bot("flaky-v1", _command(TWO_GAMES, "--once", str(marks)), str(HERE))

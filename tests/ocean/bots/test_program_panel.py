@@ -116,7 +116,7 @@ def test_a_program_that_is_not_reproducible_is_frozen_by_the_files_it_runs(user_
         check_frozen(resolve_bot("dice-v1"))
 
 
-def test_a_frozen_program_plays_with_its_own_time_control_whatever_the_arenas(user_panels, tmp_path):
+def test_a_frozen_program_plays_with_its_own_time_control_whatever_the_arenas(user_panels, tmp_path, unsandboxed):
     log = tmp_path / "told.log"
     busy = HERE.parent / "ocean" / "programs" / "busy.py"
     command = f"{sys.executable} {busy} --turn-ms {{turn_ms}} --first-turn-ms {{first_turn_ms}} --share 0 --log {log}"

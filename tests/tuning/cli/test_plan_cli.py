@@ -77,6 +77,9 @@ def test_a_programs_plan_says_what_it_saw_and_plans_validation_at_its_time_contr
     assert p["shorter_turn_cheaper"] is False
     assert "the tuned bot (told 3 ms a turn, 1000 ms the first): answers in" in result.stdout
     assert "a shorter turn_ms will not make games cheaper" in result.stdout and "validation at 30 ms" in result.stdout
+    # what its programs can reach here (issue 45): sandboxed or not, in one line, and the memory limit
+    assert p["sandbox"]["memory_mb"] == 768 and not p["sandbox"]["required"]
+    assert f"{p['sandbox']['line']}; memory limit 768 MB" in result.stdout
 
 
 def test_a_head_to_head_study_is_planned_from_its_bot_against_itself(tmp_path, ray_cluster):

@@ -20,7 +20,7 @@ GUARD = 600  # seconds a command may take before it counts as hung (a guard, not
 def _study(name: str, turn_ms: int, thinker: str, knob: str, log) -> str:
     command = f"{thinker} --turn-ms {{turn_ms}} --log {log} -- {knob} --skill {{skill}} --seed {{game_seed}}"
     return timed_study(name, command, "skill = { low = 0.5, high = 1.0, default = 0.9 }", turn_ms=turn_ms,
-                       sampler_seed=2)
+                       sampler_seed=2, writable_folder=True)  # the log is in the study's folder
 
 
 def _rate(launched) -> float:

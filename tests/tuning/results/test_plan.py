@@ -66,7 +66,10 @@ def test_a_stored_study_is_measured_on_its_paired_games(sqlite_url):
     g = result["games_for_gain"]
     assert set(g) == {"0.02", "0.05", "0.1"} and g["0.02"] > g["0.05"] > g["0.1"] >= 2
     r = result["recommendation"]
-    assert r["n_trials"] >= 10 and r["games_per_opponent"] % 2 == 0
+    assert r["games_per_opponent"] % 2 == 0 and r["n_trials"] <= r["useful_trials"]
+    # 20 maps cannot tell +0.05 from their luck in 10 trials: the bank, not the 10-trial floor, rules
+    assert r["n_trials"] >= 10 or (r["limited_by"] == "seed bank" and "widen" in r["limit_reason"]
+                                   or "seed_bank count about" in r["limit_reason"])
 
 
 def test_a_stored_program_study_counts_who_was_disqualified(sqlite_url):

@@ -259,7 +259,7 @@ def _print(p: dict) -> None:
         typer.echo(f"  in {r['hours']:g} h ({r['games']} games): n_trials = {r['n_trials']}, games_per_opponent = "
                    f"{r['games_per_opponent']} (each trial detects {r['detectable_gain_per_trial']:.3f}; "
                    f"aimed at {r['gain']:g})" + ("; the seed bank caps the games: widen it" if r["seed_bank_limits"]
-                                                 else "")
+                                                 and r["limited_by"] != "seed bank" else "")
                    + f"; {_seconds(r['seconds'])}{_between(r['seconds_range'])}")
         if r["limit_reason"]:
             typer.echo(f"  {r['limit_reason']}")

@@ -5,7 +5,8 @@ Ray cluster at the study's time control) or from the games a stored study alread
 games per second, the per-pair standard deviation of the score, and from them
 (``tuning.stats.power``) the smallest gain the study can detect per trial and in validation, the
 games and wall time to detect +0.02, +0.05 and +0.10, and, given hours, how many trials of how
-many games fit.
+many games fit, never more than the seed bank makes useful (``useful_trials``). Times come with a
+range from the pilot's rate half-width (``seconds_range``).
 
 A pilot (``tuning.results.pilot``) also watches every program it plays (the tuned one and each
 program opponent): its answer times against the time it was told, its start-up (its first

@@ -172,6 +172,14 @@ def _seconds(s) -> str:
     return f"{s:.0f} s" if s < 120 else (f"{s / 60:.1f} min" if s < 7200 else f"{s / 3600:.1f} h")
 
 
+def _between(span) -> str:
+    """' (between a and b at this load)' of a predicted time's range; '' when unknown."""
+    if not span:
+        return ""
+    high = "more (the rate could be near 0)" if span[1] is None else _seconds(span[1])
+    return f" (between {_seconds(span[0])} and {high} at this load)"
+
+
 def _ms(x) -> str:
     return "-" if x is None else (f"{x:.1f} ms" if x < 100 else f"{x:.0f} ms")
 
@@ -251,7 +259,8 @@ def _print(p: dict) -> None:
                f"+-{v['interval_half_width']:.3f}, detects {v['detectable_gain']:.3f}; head to head "
                f"+-{h['interval_half_width']:.3f}, detects {h['detectable_gain']:.3f}")
     b = p["study_budget"]
-    typer.echo(f"  the whole study ({b['trials']} trials and validation): {b['games']} games, {_seconds(b['seconds'])}")
+    typer.echo(f"  the whole study ({b['trials']} trials and validation): {b['games']} games, {_seconds(b['seconds'])}"
+               f"{_between(b.get('seconds_range'))}")
     for key, games in p["games_for_gain"].items():
         typer.echo(f"  to detect +{float(key):.2f}: {games} games a candidate ({_seconds(p['seconds_for_gain'][key])})")
     r = p["recommendation"]
@@ -259,7 +268,10 @@ def _print(p: dict) -> None:
         typer.echo(f"  in {r['hours']:g} h ({r['games']} games): n_trials = {r['n_trials']}, games_per_opponent = "
                    f"{r['games_per_opponent']} (each trial detects {r['detectable_gain_per_trial']:.3f}; "
                    f"aimed at {r['gain']:g})" + ("; the seed bank caps the games: widen it" if r["seed_bank_limits"]
-                                                 else ""))
+                                                 and r["limited_by"] != "seed bank" else "")
+                   + f"; {_seconds(r['seconds'])}{_between(r['seconds_range'])}")
+        if r["limit_reason"]:
+            typer.echo(f"  {r['limit_reason']}")
 
 
 COMMANDS = (plan,)

@@ -5,7 +5,8 @@ Ray cluster at the study's time control) or from the games a stored study alread
 games per second, the per-pair standard deviation of the score, and from them
 (``tuning.stats.power``) the smallest gain the study can detect per trial and in validation, the
 games and wall time to detect +0.02, +0.05 and +0.10, and, given hours, how many trials of how
-many games fit.
+many games fit, never more than the seed bank makes useful (``useful_trials``). Times come with a
+range from the pilot's rate half-width (``seconds_range``).
 
 A pilot (``tuning.results.pilot``) also watches every program it plays (the tuned one and each
 program opponent): its answer times against the time it was told, its start-up (its first
@@ -26,6 +27,7 @@ against itself at its reference parameters, a head-to-head score's distance from
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 from typing import Sequence
 
 from ocean.timecontrol import TimeControl
@@ -37,7 +39,7 @@ from tuning.stats.power import (LEVEL, OWN_DISQUALIFICATIONS, POWER, budget_spli
 from tuning.study.spec import StudySpec
 
 __all__ = ["Measured", "GAINS", "ITSELF", "MOSTLY_DISQUALIFIED", "SHORT_TURN_SHARE", "SAME_PACE", "OVER_TIME",
-           "MIN_TRIALS", "pilot", "pilot_itself", "from_stored", "plan"]
+           "MIN_TRIALS", "pilot", "pilot_itself", "from_stored", "plan", "useful_trials", "seconds_range"]
 
 GAINS = (0.02, 0.05, 0.10)  # gains in score (share of points) a study is usually hoped to find
 MIN_TRIALS = 10  # fewer trials than this is hardly a search
@@ -117,11 +119,13 @@ def plan(spec: StudySpec, measured: Measured, opponents: int, validation_opponen
         "study_budget": {"trials": spec.n_trials, "games": spec.n_trials * 2 * trial_pairs + validation["games"],
                          "seconds": _sum_seconds(None if trial_seconds is None else spec.n_trials * trial_seconds,
                                                  validation["seconds"])},
+        "useful_trials": None if h2h else useful_trials(sd, trial_pairs, gain),  # at the study's games per trial
         # per candidate (the defaults' games are played once, shared by all)
         "games_for_gain": games_for,
         "seconds_for_gain": {k: seconds(v) for k, v in games_for.items()},
         "pilots": [_pilot_json(m) for m in measures],
     }
+    out["study_budget"]["seconds_range"] = seconds_range(out["study_budget"]["seconds"], training.rate_half_width)
     out["detectable_gain"] = {"per_trial": out["per_trial"]["detectable_gain"],
                               "validation": validation["detectable_gain"],
                               "head_to_head": validation["head_to_head"]["detectable_gain"]}
@@ -277,6 +281,33 @@ def _pilot_json(m: Measured) -> dict:
             "programs": list(m.programs)}
 
 
+def useful_trials(diff_sd: float, pairs: int, gain: float) -> int | None:
+    """The most trials worth judging on the same ``pairs`` paired maps (maps x opponents) to find
+    ``gain``: past it the best of them on those maps leads its true score by the maps' luck alone
+    by more than ``gain``. A game is a pure function of its seeds, so replaying the maps never
+    averages their luck away: a trial's score differs from its true one by about
+    ``diff_sd / sqrt(pairs)`` however many trials are played, and the best of n leads by
+    E[max of n standard normals] times that (Blom's approximation, ``Phi^-1((n - 0.375) /
+    (n + 0.25))``; ``sqrt(2 ln n)`` for large n). None: no limit (no spread, or one too small to
+    matter)."""
+    if not (diff_sd > 0 and math.isfinite(diff_sd)) or pairs < 1:
+        return None
+    z = gain / (diff_sd / math.sqrt(pairs))
+    if z > 8:  # the cap passes 10^15 trials
+        return None
+    q = NormalDist().cdf(z)
+    return max(1, math.floor((0.375 + 0.25 * q) / (1 - q)))
+
+
+def seconds_range(seconds: float | None, rate_half_width: float) -> list[float] | None:
+    """[low, high] of a time predicted at a game rate known to +-``rate_half_width`` (relative,
+    95%, at the load the pilot ran at); high None when the rate could be 0; None when unknown."""
+    if seconds is None or rate_half_width is None or not math.isfinite(rate_half_width):
+        return None
+    high = round(seconds / (1 - rate_half_width), 1) if rate_half_width < 1 else None
+    return [round(seconds / (1 + rate_half_width), 1), high]
+
+
 def _recommend(spec: StudySpec, out: dict, hours: float, gain: float, units: int, validation: dict) -> dict:
     rate, sd = out["games_per_s"], out["diff_sd"]
     if rate is None or not math.isfinite(rate) or rate <= 0:
@@ -293,11 +324,71 @@ def _recommend(spec: StudySpec, out: dict, hours: float, gain: float, units: int
                           "games, or a shorter time control")
     trials, per_opponent = budget_split(training, sd, gain, units, min_trials=MIN_TRIALS,
                                         max_pairs_per_opponent=spec.seed_bank.count)
+    aimed, limit = per_opponent, _Limit(spec, sd, gain, units)
+    trials, per_opponent, capped = limit.spend(training, trials, per_opponent)
     pairs = per_opponent // 2 * units
-    return {"hours": hours, "games": int(training) + validation["games"], "training_games": int(training),
+    played = trials * per_opponent * units
+    seconds = round(played / rate + validation["seconds"], 1)
+    reason = None
+    if capped:
+        bank = spec.seed_bank.count
+        wider = limit.maps_for(training)
+        reason = (f"the seed bank, not the budget, limits n_trials to {trials}: every trial plays the same "
+                  f"{per_opponent // 2} maps{'' if units == 1 else ' per opponent'}, and past {trials} trials the best "
+                  f"of them on those maps would lead by their luck alone by more than {gain:g}; the rest of the "
+                  f"{hours:g} h is better spent on more maps per trial: seed_bank count about {wider} "
+                  f"(now {bank}) and games_per_opponent = {2 * wider}" if wider else
+                  f"the seed bank, not the budget, limits n_trials to {trials}: every trial plays the same maps; "
+                  f"widen seed_bank (now {bank} maps) to spend the rest of the {hours:g} h")
+    elif per_opponent > aimed:
+        reason = (f"games_per_opponent raised from {aimed} to {per_opponent}: at {aimed} the budget's "
+                  f"{int(training // (aimed * units))} trials on the same maps would pass the {limit.cap(aimed)} "
+                  f"whose best leads by the maps' luck by less than {gain:g}")
+    return {"hours": hours, "games": played + validation["games"], "training_games": int(training),
             "gain": gain, "n_trials": trials, "games_per_opponent": per_opponent,
             "detectable_gain_per_trial": _round(detectable_gain(sd, pairs)),
-            "seed_bank_limits": per_opponent // 2 >= spec.seed_bank.count}
+            "seed_bank_limits": per_opponent // 2 >= spec.seed_bank.count,
+            "useful_trials": limit.cap(per_opponent), "limited_by": "seed bank" if capped else "budget",
+            "limit_reason": reason, "seconds": seconds,
+            "seconds_range": seconds_range(seconds, out["games_per_s_half_width"])}
+
+
+class _Limit:
+    """How many trials a study's seed bank makes useful (``useful_trials``) at a number of games
+    per opponent, and how to spend a budget under it: a head-to-head study chooses no trial (its
+    theta is what it found, and each iteration plays the bank's next maps), so it has none."""
+
+    def __init__(self, spec: StudySpec, sd: float, gain: float, units: int):
+        self.spec, self.sd, self.gain, self.units = spec, sd, gain, units
+
+    def cap(self, per_opponent: int) -> int | None:
+        if self.spec.sampler.head_to_head:
+            return None
+        return useful_trials(self.sd, per_opponent // 2 * self.units, self.gain)
+
+    def spend(self, training: float, trials: int, per_opponent: int) -> tuple[int, int, bool]:
+        """(trials, games per opponent, capped by the seed bank): the budget's trials when the
+        bank makes them useful; else more maps per trial (each then errs less, so more trials
+        stay useful) up to the whole bank; else the useful trials at the whole bank."""
+        cap = self.cap(per_opponent)
+        if cap is None or trials <= cap:
+            return trials, per_opponent, False
+        for per in range(per_opponent + 2, 2 * self.spec.seed_bank.count + 1, 2):
+            fit, cap = int(training // (per * self.units)), self.cap(per)
+            if cap is None or fit <= cap:
+                return max(fit, 1), per, False
+        per = max(per_opponent, 2 * self.spec.seed_bank.count)
+        return self.cap(per) or trials, per, True
+
+    def maps_for(self, training: float) -> int | None:
+        """Maps per opponent a trial needs for the budget's trials to stay useful (None past 10^6)."""
+        maps = self.spec.seed_bank.count
+        while maps <= 10**6:
+            cap = self.cap(2 * maps)
+            if cap is None or training // (2 * maps * self.units) <= cap:
+                return maps
+            maps = max(maps + 1, math.ceil(maps * 1.05))
+        return None
 
 
 def _duration(s: float) -> str:

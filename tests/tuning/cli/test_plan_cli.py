@@ -21,7 +21,8 @@ def test_plan_from_a_pilot_then_from_the_stored_study(tmp_path, ray_cluster, mon
     assert FIELDS <= set(p) and p["source"] == "pilot" and p["games_measured"] == 2 * 2 * 3
     assert p["games_per_s"] > 0 and p["pair_sd"] > 0 and set(p["games_for_gain"]) == {"0.02", "0.05", "0.1"}
     assert p["detectable_gain"]["validation"] > p["detectable_gain"]["per_trial"] > 0  # 4 maps validated, 6 a trial
-    assert p["recommendation"]["n_trials"] >= 10
+    r = p["recommendation"]  # 3 maps: the bank, not the hours, limits the trials
+    assert r["n_trials"] <= r["useful_trials"] and r["limited_by"] == "seed bank" and r["limit_reason"] in piloted.stdout
     assert "detects a gain of" in piloted.stdout and "to detect +0.05" in piloted.stdout
     assert not (tmp_path / "studies").exists()  # a pilot stores nothing
 
@@ -90,3 +91,25 @@ def test_a_head_to_head_study_is_planned_from_its_bot_against_itself(tmp_path, r
     assert p["scoring"] == "head-to-head" and p["per_trial"]["games"] == 2 * 3  # both sides of the seed bank's 3 maps
     assert [m["kind"] for m in p["pilots"]] == ["panel", "itself"] and p["games_measured"] == 4
     assert "games of the bot against itself" in result.stdout and "head-to-head score against 1/2" in result.stdout
+
+
+def test_the_quick_study_is_planned_within_its_seed_bank_with_its_time_as_a_range(tmp_path, ray_cluster):
+    from pathlib import Path
+
+    quick = (Path(__file__).parents[3] / "studies" / "quick.toml").read_text()
+    (tmp_path / "quick.toml").write_text(quick)
+    result = run_tune("plan", "quick.toml", "--hours", "2", "--pilot-pairs", "2", "--json",
+                      "--ray-address", ray_cluster, cwd=tmp_path, timeout=600)
+    p = last_json(result)
+    r = p["recommendation"]
+    # every trial plays the same maps of a 100-map bank: never past what they make useful
+    assert r["useful_trials"] is not None and r["n_trials"] <= r["useful_trials"]
+    assert r["games_per_opponent"] <= 200 and r["limited_by"] in ("budget", "seed bank")
+    if r["limited_by"] == "seed bank":
+        assert r["limit_reason"] in result.stdout and "the seed bank, not the budget" in r["limit_reason"]
+    # how sure: the time as a range from the rate's half-width, printed and in JSON
+    low, high = r["seconds_range"]
+    assert low < r["seconds"] and (high is None or high > r["seconds"])
+    assert p["study_budget"]["seconds_range"][0] < p["study_budget"]["seconds"]
+    assert p["games_per_s_half_width"] > 0 and "at this load)" in result.stdout
+    assert f"n_trials = {r['n_trials']}," in result.stdout

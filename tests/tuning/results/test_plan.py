@@ -1,5 +1,6 @@
 """tune plan's measures: a pilot in a pool, a stored study's games, and the plan made of them."""
 import math
+from statistics import NormalDist
 
 import pytest
 
@@ -65,7 +66,10 @@ def test_a_stored_study_is_measured_on_its_paired_games(sqlite_url):
     g = result["games_for_gain"]
     assert set(g) == {"0.02", "0.05", "0.1"} and g["0.02"] > g["0.05"] > g["0.1"] >= 2
     r = result["recommendation"]
-    assert r["n_trials"] >= 10 and r["games_per_opponent"] % 2 == 0
+    assert r["games_per_opponent"] % 2 == 0 and r["n_trials"] <= r["useful_trials"]
+    # 20 maps cannot tell +0.05 from their luck in 10 trials: the bank, not the 10-trial floor, rules
+    assert r["n_trials"] >= 10 or (r["limited_by"] == "seed bank" and "widen" in r["limit_reason"]
+                                   or "seed_bank count about" in r["limit_reason"])
 
 
 def test_a_stored_program_study_counts_who_was_disqualified(sqlite_url):
@@ -339,3 +343,68 @@ def test_a_head_to_head_study_is_planned_from_its_bot_against_itself(ray_cluster
             from_stored(handle)
     finally:
         handle.close()
+
+
+def test_the_quick_study_is_never_recommended_more_trials_than_its_seed_bank_makes_useful():
+    from pathlib import Path
+
+    from tuning.results.plan import useful_trials
+    from tuning.study.spec import load_spec
+
+    spec = load_spec(Path(__file__).parents[3] / "studies" / "quick.toml")
+    for rate in (5.0, 40.0, 80.0, 400.0, 4000.0):  # the issue saw 5.41, 38.6 and 79.9 games/s
+        m = Measured("pilot", 64, rate, 0.35, math.sqrt(2) * 0.35, False, 0.63, rate_half_width=0.2)
+        p = plan(spec, m, 4, 4, hours=2.0)
+        r = p["recommendation"]
+        pairs = r["games_per_opponent"] // 2 * 4
+        assert r["useful_trials"] == useful_trials(m.diff_sd, pairs, 0.05)
+        assert r["n_trials"] <= r["useful_trials"] and r["games_per_opponent"] <= 2 * spec.seed_bank.count
+        assert r["games"] <= r["training_games"] + p["validation"]["games"]  # never more than the hours hold
+        capped = r["limited_by"] == "seed bank"
+        assert capped == (rate >= 40.0), rate  # a slow machine's budget is the limit, a fast one's the bank
+        if capped:
+            assert r["limit_reason"].startswith(f"the seed bank, not the budget, limits n_trials to {r['n_trials']}")
+            assert r["seconds"] < 2 * 3600 and "seed_bank count about" in r["limit_reason"]
+        else:
+            assert r["limit_reason"] is None
+    # the cap itself: the best of n on the same maps leads by ~E[max of n normals] x SD/sqrt(pairs)
+    assert useful_trials(0.5, 400, 0.05) == useful_trials(0.25, 100, 0.05)  # only the trial's error counts
+    assert useful_trials(0.5, 400, 0.05) < useful_trials(0.5, 1600, 0.05)  # more maps, more useful trials
+    n = useful_trials(0.5, 400, 0.05)
+    blom = [NormalDist().inv_cdf((k - 0.375) / (k + 0.25)) for k in (n, n + 1)]
+    assert blom[0] * 0.5 / 20 <= 0.05 < blom[1] * 0.5 / 20
+    assert useful_trials(0.0, 400, 0.05) is None  # no spread: no luck to fit
+
+
+def test_more_maps_per_trial_before_more_trials_than_the_maps_make_useful():
+    spec = parse_spec(tiny_spec_dict(seed_bank={"start": 100, "count": 400}, validation={
+        "seeds": {"start": 5000, "count": 10}, "games": 4, "top_k": 1}))
+    m = Measured("pilot", 64, 50.0, 0.35, math.sqrt(2) * 0.35, False, 0.5, rate_half_width=0.1)
+    r = plan(spec, m, 2, 2, hours=2.0, gain=0.1)["recommendation"]
+    # the gain needs 97 maps a trial; the budget's 927 trials at so few would pass what they make
+    # useful (255): more maps a trial, each trial then errs less and more trials stay useful
+    assert r["limited_by"] == "budget" and r["limit_reason"].startswith("games_per_opponent raised from 194 to")
+    assert 194 < r["games_per_opponent"] < 2 * 400 and r["n_trials"] <= r["useful_trials"]
+    assert r["n_trials"] * r["games_per_opponent"] * 2 > 0.95 * r["training_games"]  # the budget is spent
+    # a head-to-head study chooses no trial: no cap
+    h2h = parse_spec(tiny_spec_dict(sampler={"kind": "spsa", "seed": 3, "scoring": "head-to-head"}))
+    itself = Measured("pilot", 64, 50.0, 0.3, 0.3, True, 0.5, kind="itself", time=h2h.time_control)
+    r = plan(h2h, m, 2, 2, hours=0.5, more=[itself])
+    assert r["useful_trials"] is None and r["recommendation"]["useful_trials"] is None
+
+
+def test_the_predicted_time_is_a_range_from_the_rates_half_width():
+    from tuning.results.plan import seconds_range
+
+    assert seconds_range(120.0, 0.2) == [100.0, 150.0] and seconds_range(120.0, 1.0) == [60.0, None]
+    assert seconds_range(120.0, math.nan) is None and seconds_range(None, 0.2) is None
+    spec = parse_spec(tiny_spec_dict())
+    sure = Measured("pilot", 64, 50.0, 0.35, math.sqrt(2) * 0.35, False, 0.5, rate_half_width=0.25)
+    r = plan(spec, sure, 2, 2, hours=1.0)
+    low, high = r["study_budget"]["seconds_range"]
+    assert low < r["study_budget"]["seconds"] < high
+    low, high = r["recommendation"]["seconds_range"]
+    assert low == pytest.approx(r["recommendation"]["seconds"] / 1.25, abs=0.1)
+    assert high == pytest.approx(r["recommendation"]["seconds"] / 0.75, abs=0.1)
+    stored = Measured("stored", 64, 50.0, 0.35, 0.4, True, 0.5)  # no batches' spread: no range
+    assert plan(spec, stored, 2, 2, hours=1.0)["recommendation"]["seconds_range"] is None

@@ -248,3 +248,25 @@ def test_wrap_is_a_function_of_the_command_its_folder_and_environment(tmp_path):
     assert issubclass(SandboxUnavailable, PermissionError)  # callers report it as a program that cannot start
     writable, _ = wrap(["./bot"], str(tmp_path), {}, SandboxPolicy(writable_folder=True))
     assert any(writable[i:i + 3] == ["--bind", str(tmp_path), str(tmp_path)] for i in range(len(writable)))
+
+
+def test_a_sandboxed_program_loads_the_labs_kernels_from_its_read_only_cache(tmp_path):
+    """A program running the lab's own kernels (``ocean bot``) sees the lab's cache read-only:
+    it loads what the lab compiled instead of compiling every kernel again (over a minute per
+    game start), and writes nothing there."""
+    import numpy as np
+
+    from ocean._cache import cache_folder
+    from ocean._jit import copy_into
+
+    copy_into(np.zeros(3), np.ones(3))  # compiled (or loaded) and saved by the lab, unsandboxed
+    before = sorted(p.name for p in Path(cache_folder()).rglob("*"))
+    code = ("import numpy as np\n"
+            "from ocean._jit import copy_into\n"
+            "copy_into(np.zeros(3), np.ones(3))\n"
+            "print(copy_into.stats.cache_hits.most_common(), copy_into.stats.cache_misses.most_common(), flush=True)\n")
+    with BotProcess([PY, "-c", code], cwd=str(tmp_path), stderr_tail=4096) as proc:
+        line = proc.read_line(300_000)
+    hits, misses = line.split("] [")
+    assert "float64" in hits and misses == "]", line
+    assert sorted(p.name for p in Path(cache_folder()).rglob("*")) == before

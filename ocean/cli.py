@@ -508,11 +508,10 @@ def replay_command(
     file: Path = typer.Argument(..., metavar="FILE", help="Replay written by `ocean referee --replay` or `ocean play --replay`."),
     out: Optional[Path] = typer.Option(None, "--out", help="HTML file to write (default: FILE with the .html suffix)."),
 ) -> None:
-    """Write a self-contained HTML page that replays the game step by step: board, paths,
-    mines, blasts, lives, charges, orders and the trackers' beliefs. Prints the page's path."""
+    """Write a self-contained HTML page replaying the game step by step (board, paths, mines,
+    blasts, lives, charges, orders, the trackers' beliefs); print its path and its address."""
     from ocean.replay import load_replay
     from ocean.replay_html import render_replay_html
-
     try:
         data = load_replay(file)
     except ValueError as exc:

@@ -44,7 +44,9 @@ def pair_interval(scores: np.ndarray) -> tuple[float, float, float]:
 def _play_chunk(args: tuple) -> tuple[int, int, int, PairResults]:
     i, j, lo, a, b, seeds, time, affinity = args
     with contextlib.nullcontext(None) if affinity == NONE else hold_cpu(pin=affinity == PIN) as cpu:
-        result = play_pairs(a, b, seeds, time=time, cpu=cpu)
+        # Neither bot of a matchup is the one studied: a game either loses to its clock or a crash
+        # is its loss, never played again (as `tune test` scores both bots).
+        result = play_pairs(a, b, seeds, time=time, cpu=cpu, replays=0)
     return i, j, lo, result
 
 

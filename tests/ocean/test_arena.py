@@ -136,3 +136,19 @@ def test_bot_names_split_on_commas_outside_quotes():
 
     assert split_bot_names('hunter, cmd:"./b --w 1,2" ,params:x.toml') == ["hunter", 'cmd:"./b --w 1,2"', "params:x.toml"]
     assert split_bot_names("cmd:./b --name 'a,b',random") == ["cmd:./b --name 'a,b'", "random"]
+
+
+def test_both_bots_of_a_matchup_are_scored_by_one_rule_when_they_fail():
+    # Two copies of one program that crashes in the games its (seed, side) hash picks: neither is
+    # the studied bot, so a game either crashes is its loss, never played again nor set aside.
+    # The copies meet each failing (seed, side) equally often, so they come out exactly equal.
+    flaky = Path(__file__).parents[1] / "programs" / "flaky.py"
+    one = f'cmd:"{sys.executable} {flaky} --share 40 --fail crash --seed {{game_seed}}"'
+    two = f'cmd:"{sys.executable} {flaky} --fail crash --share 40 --seed {{game_seed}}"'
+    report = json.loads(_ocean("--bots", f"{one},{two}", "--games", "12", "--workers", "2", "--first-turn-ms",
+                               "20000", "--time-scale", "20", "--json").stdout.splitlines()[-1])
+    a, b = report["bots"]
+    cell = report["matrix"][a][b]
+    assert cell["wins"] + cell["draws"] + cell["losses"] == 12 and cell["score"] == 0.5, cell
+    failed = [report["statistics"][bot]["disqualified"] for bot in (a, b)]
+    assert failed[0] == failed[1] > 0, failed

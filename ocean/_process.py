@@ -27,12 +27,11 @@ import math
 import os
 import select
 import shlex
-import shutil
 import signal
 import subprocess
-import sys
 import time
 
+from ocean._launch import check_program, open_pidfd, own_ocean
 from ocean.progenv import hide_own_secrets, program_environment
 from ocean.sandbox import DEFAULT_POLICY, SandboxPolicy, is_out_of_memory, wrap
 
@@ -65,38 +64,6 @@ class BotClosed(Exception):
 
 class BotLineTooLong(BotClosed):
     """The bot wrote an answer line longer than ``MAX_LINE_BYTES`` (with or without a newline)."""
-
-
-def _open_pidfd(pid: int) -> int | None:
-    """A pidfd for *pid*, or None where the kernel or a sandbox refuses it."""
-    try:
-        return os.pidfd_open(pid)
-    except (AttributeError, OSError):
-        return None
-
-
-def _own_ocean(argv: list[str], env: dict | None) -> list[str]:
-    """``ocean ...`` run by the lab whose own ``ocean`` is not on the program's PATH (a lab run
-    from its virtualenv's bin without activating it): this lab's ``ocean``, not "not found"."""
-    if argv[0] != "ocean" or shutil.which("ocean", path=(os.environ if env is None else env).get("PATH")):
-        return argv
-    own = os.path.join(os.path.dirname(sys.executable), "ocean")
-    return [own, *argv[1:]] if os.access(own, os.X_OK) else [sys.executable, "-m", "ocean", *argv[1:]]
-
-
-def _check_program(argv: list[str], command: str, cwd: str | None, env: dict[str, str]) -> None:
-    """FileNotFoundError/PermissionError (one line) for a program that is not there or cannot run."""
-    program = argv[0]
-    if "/" in program:
-        path = program if os.path.isabs(program) else os.path.join(cwd or os.getcwd(), program)
-        if not os.path.exists(path):
-            raise FileNotFoundError(errno.ENOENT, f"bot program not found: {program!r} (command {command!r})",
-                                    program)
-        if os.path.isdir(path) or not os.access(path, os.X_OK):
-            raise PermissionError(errno.EACCES, f"bot program is not executable: {program!r} (command {command!r})",
-                                  program)
-    elif shutil.which(program, path=env.get("PATH", os.defpath)) is None:
-        raise FileNotFoundError(errno.ENOENT, f"bot program not found: {program!r} (command {command!r})", program)
 
 
 class BotProcess:
@@ -155,13 +122,13 @@ class BotProcess:
             )
 
         self.command = command
-        self.argv = argv = _own_ocean(argv, env)
+        self.argv = argv = own_ocean(argv, env)
         self.sandbox = sandbox = DEFAULT_POLICY if sandbox is None else sandbox
         hide_own_secrets()  # a program that runs unsandboxed can read its parent's start-up environment
         env = program_environment() if env is None else env
         # Inside the sandbox a missing program would be bwrap's failure at its first answer: the
         # lab looks for it first, so it stays one line at the start.
-        _check_program(argv, command, cwd, env)
+        check_program(argv, command, cwd, env)
         # The sandbox takes a moment to set up (tens of ms on a busy machine): the launcher writes
         # a byte to this pipe when the program itself starts, and its first answer's clock starts
         # no earlier (the lab's cost is not the program's).
@@ -251,7 +218,7 @@ class BotProcess:
         # The pidfd becomes readable when the program itself exits. Without it
         # a descendant still holding our stdout pipe (e.g. a helper left
         # running) would turn an exit into a timeout instead of BotClosed.
-        self._pidfd = _open_pidfd(self._pid)
+        self._pidfd = open_pidfd(self._pid)
         self._poller = None
         self._watching_in = False
         self._exited = False

@@ -32,10 +32,16 @@ def test_postgres_keeps_its_data_takes_credentials_from_the_environment_and_publ
 
 
 def test_every_ray_process_runs_with_token_authentication(compose):
+    # The token reaches Ray from a file (a Compose secret), never from the environment of every Ray
+    # process, where a program run without the sandbox could read it (issue 45); it is required.
+    assert compose["secrets"]["ray_token"] == {"environment": "RAY_AUTH_TOKEN"}
+    assert compose["x-token-check"].startswith("${RAY_AUTH_TOKEN:?")
     for name in ("ray-head", "ray-worker", "driver"):
-        env = compose["services"][name]["environment"]
+        service = compose["services"][name]
+        env = service["environment"]
         assert env["RAY_AUTH_MODE"] == "token", name
-        assert env["RAY_AUTH_TOKEN"].startswith("${RAY_AUTH_TOKEN:?"), name
+        assert "RAY_AUTH_TOKEN" not in env and env["RAY_AUTH_TOKEN_PATH"] == "/run/secrets/ray_token", name
+        assert "ray_token" in service["secrets"], name
 
 
 def test_the_head_and_scalable_workers_form_one_cluster(compose):

@@ -135,7 +135,11 @@ def test_a_helper_in_a_new_session_is_gone_when_the_game_ends(tmp_path):
     mark = f"{7000 + os.getpid() % 1000}.{time.monotonic_ns() % 1000}"  # a sleep of our own
     with BotProcess([PY, "-c", HELPER, mark], cwd=str(tmp_path)) as proc:
         assert proc.read_line(60_000) == "started"
-        assert len(_running(f"sleep {mark}")) == 1  # it runs, in another session
+        # It runs, in another session (its command line shows in /proc a moment after its start).
+        deadline = time.monotonic() + 10
+        while not _running(f"sleep {mark}") and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(_running(f"sleep {mark}")) == 1
     deadline = time.monotonic() + 10
     while _running(f"sleep {mark}") and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -24,6 +24,15 @@ def run_tune(*args, cwd, check=True, timeout=300) -> subprocess.CompletedProcess
     return result
 
 
+# How launch, resume, validate and learn say the wait for Ray (issue 49): lines before any error.
+RAY_LINES = ("starting Ray", "joining the Ray cluster", "Ray ready: ")
+
+
+def said(result: subprocess.CompletedProcess) -> list[str]:
+    """A command's stderr lines, without the lines that say the wait for Ray."""
+    return [line for line in result.stderr.strip().splitlines() if not line.startswith(RAY_LINES)]
+
+
 def last_json(result: subprocess.CompletedProcess) -> dict:
     """The JSON object on the last line of a command's stdout, read strictly: Python's
     ``Infinity`` and ``NaN`` are not JSON, and other readers refuse them."""

@@ -104,17 +104,15 @@ def test_command_line_bots_are_tested_from_the_folder_cwd_names(workdir, ray_clu
     assert "cmd:" in run_tune("test", "--help", cwd=workdir).stdout
 
 
-def _flaky(marks, share: int) -> str:
+def _flaky(share: str) -> str:
     """tests/programs/flaky.py as a cmd: bot that crashes on its 3rd turn in the games whose (map,
     player id) hash falls below ``share`` percent: a deterministic function of the game, so the
-    test is too. ``marks``: its own folder, where each failing game is marked the first time it is
-    played, so a replay would play it through (as a program a busy machine failed once would)."""
+    test is too (two spellings of one share, ``20`` and ``20.0``, are two bots playing alike)."""
     import sys
     from pathlib import Path
 
     flaky = Path(__file__).resolve().parents[2] / "programs" / "flaky.py"
-    marks.mkdir()
-    return f'cmd:"{sys.executable} {flaky} --seed {{game_seed}} --share {share} --fail crash --once {marks}"'
+    return f'cmd:"{sys.executable} {flaky} --seed {{game_seed}} --share {share} --fail crash"'
 
 
 def test_two_identical_programs_that_fail_in_a_fifth_of_their_games_come_out_equal(workdir, ray_cluster):
@@ -122,9 +120,11 @@ def test_two_identical_programs_that_fail_in_a_fifth_of_their_games_come_out_equ
     # two identical programs that crash in ~30% of games came out -157.7 Elo [-213, -109]. Here the
     # new bot's failures and the base bot's are the same games, mirrored (the programs are the same
     # and the failures a function of map and seat): every pair splits, the Elo is 0 by symmetry.
-    # With the old rule (the base's failures played again) this run stopped at H0 after 32 games,
-    # fixed-sample Elo -77.2 [-152.1, -8.9], the new bot failing in 5 games and the base in none.
-    args = ["--new", _flaky(workdir / "new", 20), "--base", _flaky(workdir / "base", 20), "--max-games", "80",
+    # With the old rule (the base's failures played again) this run, its programs failing each game
+    # once only (a marker per game in their folder, which the sandbox now shows them read-only),
+    # stopped at H0 after 32 games, fixed-sample Elo -77.2 [-152.1, -8.9], the new bot failing in 5
+    # games and the base in none; failing every time, the base's would be set aside after 3 replays.
+    args = ["--new", _flaky("20"), "--base", _flaky("20.0"), "--max-games", "80",
             "--batch-pairs", "8", "--elo0", "-40", "--elo1", "40", "--time-scale", "20"]
     done = run_tune("test", "twins", *args, "--json", "--ray-address", ray_cluster, cwd=workdir, timeout=600)
     out = last_json(done)

@@ -5,7 +5,7 @@ real local Ray, SQLite)."""
 import pytest
 
 from tests.tuning.cli.test_cli import TINY
-from tests.tuning.processes import last_json, run_tune
+from tests.tuning.processes import last_json, run_tune, said
 from tuning.storage.handle import open_study
 from tuning.storage.provenance import ATTR_CODE, code_digest, short
 
@@ -60,7 +60,7 @@ def test_launch_and_plan_refuse_a_frozen_panel_bot_edited_afterwards_in_one_line
     (tmp_path / "tiny.toml").write_text(FROZEN_STUDY)
     for command in ("launch", "plan"):  # tune plan's pilot plays the panel as launch would
         refused = run_tune(command, "tiny.toml", "--ray-address", ray_cluster, cwd=tmp_path, check=False)
-        line = refused.stderr.strip()
-        assert refused.returncode == 2 and "\n" not in line and "'mine-v1'" in line, refused.stderr[-2000:]
+        (line,) = said(refused)
+        assert refused.returncode == 2 and "'mine-v1'" in line, refused.stderr[-2000:]
         assert "other coefficients than when it was frozen" in line
         assert not (tmp_path / "studies" / "tiny.db").exists()  # refused before anything was created

@@ -22,7 +22,7 @@ import sqlalchemy as sa
 
 from benchmarks.chaos import DriverProcess, compare_digests, duplicate_rows, inconsistent_trials, read_digest
 from tests.programs.build import HERE, build_c, build_java
-from tests.tuning.processes import last_json, run_tune
+from tests.tuning.processes import last_json, run_tune, said
 
 # A long drill: CI runs it (.ci/run), the README's test command leaves it out.
 # Program studies end to end on SQLite and PostgreSQL (about 1.5 min).
@@ -78,12 +78,9 @@ def _tune(tmp_path, *args, check=True, storage=None):
     return run_tune(*args, "--storage", storage, cwd=tmp_path, check=check, timeout=GUARD)
 
 
-RAY_LINES = ("starting Ray", "joining the Ray cluster", "Ray ready: ")  # the wait for Ray, said (issue 49)
-
-
 def _one_line_error(result) -> str:
     assert result.returncode == 2, result.stderr[-2000:]
-    lines = [line for line in result.stderr.strip().splitlines() if not line.startswith(RAY_LINES)]
+    lines = said(result)
     assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr[-2000:]
     return lines[0]
 

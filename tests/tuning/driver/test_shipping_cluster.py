@@ -13,6 +13,7 @@ import pytest
 
 from tests.programs.build import HERE
 from tests.tuning.driver.test_topology import two_nodes
+from tests.tuning.processes import said
 
 # Multi-node Ray clusters started with ray start (about 1 min each): CI runs them (.ci/run).
 pytestmark = pytest.mark.drill
@@ -168,7 +169,7 @@ def test_a_node_without_the_programs_runtime_refuses_in_one_line_naming_it(tmp_p
     assert verdicts == ["1 problem(s)", "ok"], checked.stdout  # the head has the runtime, the worker not
     assert checked.stdout.splitlines()[0].startswith("shipped program 'program': 2 files")
     assert refused.returncode == 2, refused.stderr[-2000:]
-    lines = refused.stderr.strip().splitlines()
+    lines = said(refused)
     assert len(lines) == 1, lines
     assert lines[0].startswith("error: ")
     for line in (lines[0][len("error: "):], mid["refused"]):

@@ -17,6 +17,7 @@ import textwrap
 
 from tests.programs.build import HERE
 from tests.tuning.cli.test_cli import TINY
+from tests.tuning.processes import said
 
 # A long drill: CI runs it (.ci/run), the README's test command leaves it out.
 # Multi-node Ray clusters started with ray start (about 1 min).
@@ -141,7 +142,7 @@ def test_a_program_study_checks_every_node_and_names_the_one_missing_a_dependenc
         refused = subprocess.run([*tune, "launch", "s.toml", "--storage", storage, "--ray-address", address],
                                  cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert refused.returncode == 2, refused.stderr[-2000:]
-    lines = refused.stderr.strip().splitlines()
+    lines = said(refused)
     assert len(lines) == 1 and "(Ray node " in lines[0] and "libknob.so: cannot open" in lines[0], lines
     assert "exit code 127" in lines[0] and "did not answer its first line" in lines[0]
     with two_nodes() as (address, env):  # both nodes sound: the study runs on both

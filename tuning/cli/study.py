@@ -328,9 +328,10 @@ def validate(
     allow_code_change: bool = typer.Option(False, "--allow-code-change", help=CODE_CHANGE_HELP),
 ) -> None:
     """Re-play the top trials and the defaults on held-out seeds (at the study's time control, or
-    the one given: results at each are kept); choose the best on one half of the maps, judge it on
-    the other and head to head against the defaults: 'gain' needs all three (with the held-out
-    opponents), else 'no gain shown'."""
+    the one given: results at each are kept): a race on one half of the maps chooses the best, an
+    SPRT decides its head to head against the defaults, and the other half judges it not worse
+    against the training panel and the held-out opponents: 'gain' needs all three, else 'no gain
+    shown'. Resumable: games already stored are reused."""
     from tuning.driver.cluster import connect
     from tuning.results.validation import validate_study
     from tuning.storage.database import resolve_url
@@ -365,8 +366,8 @@ def validate(
                        f"on {r.estimate.games // max(1, len(handle.panel))} games/opponent{held}{chosen_on}; "
                        f"training {fmt(r.training_score)}; {diff}")
         best = results[0]
-        typer.echo(f"at {time.describe()}: best {point_name(best.trial)} (*: chosen on one half of the held-out maps, "
-                   f"judged on the other); {parts_text(best.parts, reference)}")
+        typer.echo(f"at {time.describe()}: best {point_name(best.trial)} (*: chosen by a race on one half of the held-out "
+                   f"maps, judged on the other); {parts_text(best.parts, reference)}")
         if best.verdict == GAIN:
             typer.echo(f"export it with  tune export {name} --out best.toml")
         else:

@@ -196,7 +196,7 @@ class ValidationSpec(_Strict):
     @model_validator(mode="after")
     def _sprt_bounds(self) -> ValidationSpec:
         if not self.elo1 > self.elo0:
-            raise ValueError(f"validation.elo1 ({self.elo1:g}) must be above validation.elo0 ({self.elo0:g}): "
+            raise ValueError(f"elo1 ({self.elo1:g}) must be above elo0 ({self.elo0:g}): "
                              "the head to head's SPRT tells 'at most elo0' from 'at least elo1', e.g. elo0 = 0, "
                              "elo1 = 10")
         return self

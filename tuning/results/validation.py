@@ -1,18 +1,30 @@
-"""``tune validate``: re-play the top trials and the reference on held-out seeds, choose the
-best on one half of the maps, judge it on the other, and play it head to head against the
-reference.
+"""``tune validate``: a sequential validation. The reference and the top trials race on held-out
+maps, the survivor plays the reference head to head until an SPRT decides, and it is judged
+not worse against the training panel and the held-out opponents on maps it was not chosen on.
 
 Training scores are noisy and the best of many noisy scores is biased upwards (the winner's
 curse). Validation re-plays the top K trials and the reference (trial 0: the bot's defaults, or a
-warm study's start file) on seeds no trial has seen, with many more games. The best of them is
-chosen by its score against the training panel on the first half of those maps, and everything
-the verdict says of it is measured where it was not chosen: its score and its difference to the
-reference on the second half, its games against the held-out opponents (never chosen on), and
-head-to-head games against the reference on maps the choice did not use (``verdict``: "gain"
-needs all three). An SPSA study's answer is the point after its last iteration (theta, as in
-Fishtest): a panel-scored one's is a candidate beside its top trials; a head-to-head study
-(``[sampler] scoring = "head-to-head"``) found that one point only: it is the one candidate, and
-validated like the chosen one.
+warm study's start file) on seeds no trial has seen:
+
+1. **the race** (irace's post-selection race): the candidates and the reference play the training
+   panel on the first half of the panels' maps, in rounds of ``RACE_ROUND_MAPS``; after each, a
+   candidate clearly worse than the leader is dropped (``tuning.stats.sequential.race_drops``: a
+   paired test corrected for the number of candidates). It ends when one candidate is left
+   beside the reference, or the half is played; the chosen set is the best candidate left (the
+   reference is what it is judged against, never a candidate). If the reference dropped every
+   candidate, nothing more is played: "no gain shown", with the runner-up's numbers;
+2. **the judgement**: the chosen set and the reference play the training panel on the other half,
+   and the held-out opponents (never chosen on) on every map of the panels;
+3. **the head to head**: the chosen set against the reference on maps the choice did not use,
+   in rounds of ``H2H_ROUND_MAPS``, until the SPRT of ``[validation]`` decides or the maps run out
+   (``head_to_head_games``, by default every held-out map left): "no decision, N games".
+
+The verdict and its parts: ``tuning.results.verdict``. Every decision is a function of the games
+on the same maps in the same order, so a resumed validation reuses what is stored and takes the
+same path. An SPSA study's answer is the point after its last iteration (theta, as in Fishtest):
+a panel-scored one's is a candidate beside its top trials; a head-to-head study
+(``[sampler] scoring = "head-to-head"``) found that one point only: it is the one candidate,
+chooses nothing and is judged on every map.
 
 A program's study is tuned at a short time control and validated at the contest's: each time
 control's validation is its own (its games a phase of their own, its results rows of their

@@ -4,24 +4,26 @@
 A bot author acts on one sentence: "the tuned set is better than what I have, against the
 opponents I care about". The lab says "gain" only when three kinds of evidence agree, each
 measured against the reference (trial 0: the defaults, or a warm study's start file) on held-out
-maps:
+maps the choice did not use (``tuning.results.validation`` plays them sequentially):
 
-- **head to head**: the chosen set against the reference, paired games; its mean score above one
-  half (the interval's low end above 0.5);
-- **training panel**: its paired difference to the reference against the panel it was tuned
-  against, judged on maps it was not chosen on (validation chooses the best of the top trials on
-  one half of its maps and judges it on the other: choosing and judging on the same games made
-  false gains 6% of the time at the default top 3 instead of the 2.5% the interval promises), its
-  interval above 0. A head-to-head study is not tuned against its panel, so there it only must
-  not be worse (below);
-- **held out**: against opponents it never trained against, not shown worse than the reference by
-  more than ``HELD_OUT_MARGIN`` (the study's ``[validation] held_out_margin``): the part fails when
-  the difference is below minus the margin and its interval lies below 0.
+- **head to head** (``sprt_part``): the chosen set against the reference, paired games, decided
+  by an SPRT between ``[validation] elo0`` and ``elo1`` (logistic Elo, 0 and 10 by default) with
+  error rates ``alpha`` (0.025: a false gain) and ``beta`` (0.05: a missed gain of elo1): it
+  passes when the test accepts H1. At the most games the maps allow without a decision it says
+  "no decision", and what a decision would take;
+- **training panel** (``not_worse_elo_part``): its paired difference to the reference against the
+  panel it was tuned against, on maps it was not chosen on: not worse by ``not_worse_elo`` (30
+  Elo by default), a non-inferiority test (the 95% interval's low end above minus the margin);
+- **held out**: the same test against opponents it never trained against, on every map of the
+  panels (never chosen on).
 
-The margin, 0.02 by default, is about 14 Elo near an even score: less than a study can tune in,
-more than the spread of equal sets on a validation's few hundred held-out games; a part that
-requires a lower bound above minus the margin would fail most equal sets at that size, and a part
-that requires nothing would have passed the trial that lost 0.163 to 0.050 held out.
+A set equal to the reference is called a gain at most ``alpha`` of the time (the head to head's
+error rate; the other parts can only lower it), a set truly worse by the margin passes a
+not-worse part at most 2.5% of the time, and the power for the gains users have is simulated by
+``python -m benchmarks.verdictsim`` (docs/reproducibility.md).
+
+``gain_part``, ``head_to_head_part`` and ``not_worse_part`` are the fixed-size rules the lab had
+before (the simulation runs them beside the sequential one).
 """
 from __future__ import annotations
 

@@ -314,6 +314,9 @@ def validate(
     top: Optional[int] = typer.Option(None, "--top", help="How many of the best trials (default: validation.top_k)."),
     games: Optional[int] = typer.Option(None, "--games", help="Games per opponent on held-out seeds "
                                                               "(default: validation.games)."),
+    head_to_head_games: Optional[int] = typer.Option(None, "--head-to-head-games", help="At most this many "
+                                                     "head-to-head games: the SPRT says 'no decision' there "
+                                                     "(default: validation.head_to_head_games)."),
     storage: Optional[str] = typer.Option(None, "--storage", help=STORAGE_HELP),
     ray_address: Optional[str] = typer.Option(None, "--ray-address", help=RAY_HELP),
     turn_ms: Optional[int] = typer.Option(None, "--turn-ms", help="Validate at this time per turn, ms, told to "
@@ -349,7 +352,8 @@ def validate(
         check_programs(handle.checked_bots, time)
         bars, progress = counting_bar(f"{name} validation games")
         with bars:
-            results = validate_study(handle, top_k=top, games=games, time=time, progress=progress)
+            results = validate_study(handle, top_k=top, games=games, time=time, progress=progress,
+                                     head_to_head_games=head_to_head_games)
         # trial 0 plays the defaults, or the [search] start file a warm study started from
         reference = reference_name(handle.spec.start)
         for r in results:

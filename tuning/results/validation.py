@@ -106,7 +106,8 @@ def candidates(handle: StudyHandle, top_k: int) -> list[tuple[int, dict, float |
     return out
 
 
-def validation_maps(handle: StudyHandle, games: int) -> tuple[list[int], list[int], list[int]]:
+def validation_maps(handle: StudyHandle, games: int,
+                    head_to_head_games: int | None = None) -> tuple[list[int], list[int], list[int]]:
     """(maps the best is chosen on, maps it is judged on against the panels, maps of its
     head-to-head games) for a validation of ``games`` games per opponent. A head-to-head study
     chooses nothing: it is judged on all of them. Head to head, the maps the choice did not use:
@@ -114,6 +115,11 @@ def validation_maps(handle: StudyHandle, games: int) -> tuple[list[int], list[in
     spec = handle.spec.validation
     seeds = spec.seeds.seeds(games // 2)
     chosen, _, wanted = spec.map_counts(games, head_to_head=handle.spec.sampler.head_to_head)
+    if head_to_head_games is not None:
+        if head_to_head_games < 2 or head_to_head_games % 2:
+            raise SpecError(f"--head-to-head-games must be a positive even number (each map is played twice), "
+                            f"got {head_to_head_games}")
+        wanted = head_to_head_games // 2
     if not handle.spec.sampler.head_to_head and len(seeds) < 2:
         raise SpecError(f"--games {games}: validation needs at least 2 maps (4 games) to choose the best on one "
                         "half and judge it on the other")
@@ -129,10 +135,12 @@ def validation_maps(handle: StudyHandle, games: int) -> tuple[list[int], list[in
 
 def validate_study(handle: StudyHandle, *, top_k: int | None = None, games: int | None = None,
                    time: TimeControl | None = None, pool: BatchPool | None = None,
-                   progress: Callable[[int, int], None] | None = None) -> list[ValidationResult]:
+                   progress: Callable[[int, int], None] | None = None,
+                   head_to_head_games: int | None = None) -> list[ValidationResult]:
     """Play (or complete) the sequential validation at ``time`` (default: the study's time
     control) and store the results beside those of other time controls; the chosen trial first,
-    then the others by their score. Games already stored are reused (a resumed validation takes
+    then the others by their score. ``head_to_head_games``: at most this many head-to-head games
+    (default: ``validation.head_to_head_games``). Games already stored are reused (a resumed validation takes
     the same path: every decision is a function of the games on the same maps, in the same
     order)."""
     spec = handle.spec.validation
@@ -148,7 +156,7 @@ def validate_study(handle: StudyHandle, *, top_k: int | None = None, games: int 
         raise SpecError(f"--games {games} needs {games // 2} held-out maps but validation.seeds has {spec.seeds.count}")
     if not handle.trials(TrialState.COMPLETE):
         raise TuningError(f"study {handle.name!r} has no complete trial yet; run or resume it first")
-    maps = validation_maps(handle, games)
+    maps = validation_maps(handle, games, head_to_head_games)
     chosen_on, judged_on, h2h_maps = maps
     chosen = candidates(handle, top_k)
     params = {number: p for number, p, _ in chosen}

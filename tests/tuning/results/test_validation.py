@@ -353,3 +353,38 @@ def test_a_resumed_spsa_study_never_takes_its_validated_theta_for_a_new_trial(an
         assert handle.games.pair_scores(-2, "validate") == before  # the earlier theta's games, kept as they were
     finally:
         handle.close()
+
+
+def test_an_interrupted_validation_resumes_on_the_same_path_reusing_what_is_stored(sqlite_url):
+    """Ctrl-C in the middle of the race or the head to head, then validate again: nothing stored
+    is played again, and the race, the choice, the SPRT and every part come out as in one go
+    (every decision is a function of the games on the same maps in the same order)."""
+    from tests.tuning.fakes import InterruptingPool
+
+    def study(name):
+        handle = create_study(parse_spec(tiny_spec_dict(name=name, n_trials=5, pruning={"enabled": False}, validation={
+            "seeds": {"start": 5000, "count": 400}, "games": 200, "top_k": 3})), sqlite_url)
+        StudyRunner(handle, pool=FakePool(p_win=_gain_some)).run()
+        return handle
+
+    whole, cut = study("whole"), study("cut")
+    try:
+        straight = validate_study(whole, pool=FakePool(p_win=_gain_some))
+        for after in (3, 40):  # interrupted twice, a few batches in and further on
+            with pytest.raises(KeyboardInterrupt):
+                validate_study(cut, pool=InterruptingPool(after, p_win=_gain_some))
+        stored = {n: cut.games.done_pairs(n, "validate") for n in range(-1, 6)}
+        assert sum(map(len, stored.values())) > 0
+        resumed_pool = FakePool(p_win=_gain_some)
+        resumed = validate_study(cut, pool=resumed_pool)
+        assert not [b for b in resumed_pool.submitted for s in b.seeds if (b.opponent.name, s) in stored[b.trial]]
+        assert [r.trial for r in resumed] == [r.trial for r in straight]
+        for key in ("verdict", "failed", "race", "games_played", "head_to_head", "training_panel"):
+            assert resumed[0].parts[key] == straight[0].parts[key], key
+    finally:
+        whole.close()
+        cut.close()
+
+
+def _gain_some(params):  # trials a little better than the defaults, by their silence cost
+    return 0.5 if params["silence_cost"] == DEFAULT_SILENCE else 0.5 + 0.1 * params["silence_cost"]

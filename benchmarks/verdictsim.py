@@ -4,24 +4,29 @@ choice and judgement simulated where the truth is known, with the lab's own esti
     python -m benchmarks.verdictsim [--sims 4000] [--top-k 1,3,5,10] [--gains 0,0.02,0.05] [--json]
 
 A simulated validation is the quick study's: the reference (trial 0) and ``top_k`` candidates
-play ``maps`` held-out maps, both sides, against each of ``opponents`` training opponents and
+play ``maps`` held-out maps (700: the quick study's 1,400 games per opponent), both sides, against each of ``opponents`` training opponents and
 ``held_out`` held-out ones; a game is won with probability ``sigmoid(base_o + map_om + strength)``,
 where the map effect is shared by every candidate (the maps are common to all of them, as in
 validation) and ``strength`` is 0 for every candidate but the first, which is ``gain`` better on
 the score scale near the panel's mean (0: all equal, the null). The chosen candidate then plays
 the reference head to head on maps the choice did not use.
 
-Two procedures, each counting how often it says "gain" (a false gain under the null, power
+Four procedures, each counting how often it says "gain" (a false gain under the null, power
 otherwise):
 
 - ``before``: choose the best score on all maps and call it a gain when its paired interval
-  against the reference lies above 0 on those same maps (the lab until this batch);
-- ``after``: choose on the first half of the maps, judge the training-panel difference on the
-  second half (``gain_part``), with the head-to-head part (``head_to_head_part``) and the
-  held-out part (``not_worse_part``): "gain" needs all three (``decide``); the training-panel
-  part alone is reported too (``after_panel``).
+  against the reference lies above 0 on those same maps (the lab until the halving);
+- ``after_panel``: choose on the first half of the maps, judge the training-panel difference on
+  the second half (``gain_part``) alone;
+- ``three_parts``: the fixed-size three-part rule the lab had before the sequential one (that
+  panel part, a head to head above one half on ``--h2h-maps`` maps, held out not worse by
+  ``--margin``: all three);
+- ``after``: the rule ``tune validate`` applies (``_sequential``): the race on the first half,
+  the chosen set judged not worse by ``--margin-elo`` on the second half and held out, and its
+  head to head decided by the SPRT in rounds up to ``--h2h-max`` games; ``games`` is the mean
+  games it played (``games_fixed``: the fixed rule's), ``no_decision`` how often the SPRT ran out.
 
-The nominal rate of a false gain is 2.5% (one side of a 95% interval).
+The nominal rate of a false gain is 2.5% (one side of a 95% interval; the SPRT's alpha).
 """
 from __future__ import annotations
 
@@ -211,13 +216,14 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"nominal": NOMINAL, "rows": rows}))
         return 0
     print(f"'gain' said, out of {args.sims} simulated validations each (nominal false-gain rate {NOMINAL:.1%})")
-    print("| true gain | top_k | before (chosen and judged on the same maps) | after: training panel alone | "
-          "after: the three parts |")
-    print("|---|---|---|---|---|")
+    print("| true gain | top_k | before (chosen and judged on the same maps) | training panel alone | "
+          "three parts, fixed size | sequential (tune validate) | its no decision | its games (fixed) |")
+    print("|---|---|---|---|---|---|---|---|")
     for r in rows:
         cells = [f"{100 * r[k]:.1f}% [{100 * r[k + '_ci'][0]:.1f}, {100 * r[k + '_ci'][1]:.1f}]"
-                 for k in ("before", "after_panel", "after")]
-        print(f"| {r['gain']:+.2f} | {r['top_k']} | " + " | ".join(cells) + " |")
+                 for k in ("before", "after_panel", "three_parts", "after")]
+        print(f"| {r['gain']:+.2f} | {r['top_k']} | " + " | ".join(cells)
+              + f" | {100 * r['no_decision']:.1f}% | {r['games']:,.0f} ({r['games_fixed']:,}) |")
     return 0
 
 

@@ -91,6 +91,10 @@ def plan(
         fail(result["refusal"])
 
 
+def _percent(p) -> str:
+    return "?" if p is None else f"{100 * p:.0f}% of the time"
+
+
 def _validation_time(study, turn_ms: Optional[int], first_turn_ms: Optional[int], scale: Optional[float]):
     """The study's time control with the --validate-* options in its place; one line if one is wrong."""
     from ocean.timecontrol import TimeControl
@@ -258,6 +262,13 @@ def _print(p: dict) -> None:
                f"and {h['games']} head to head; {_seconds(v['seconds'])}, {cost}): training panel interval "
                f"+-{v['interval_half_width']:.3f}, detects {v['detectable_gain']:.3f}; head to head "
                f"+-{h['interval_half_width']:.3f}, detects {h['detectable_gain']:.3f}")
+    sprt, nw = h["sprt"], v["not_worse"]
+    typer.echo(f"  head to head by SPRT [{sprt['elo0']:g}, {sprt['elo1']:g}] Elo: about {sprt['expected_games_h0']} "
+               f"games under H0 ({_seconds(v['seconds'])} for the whole validation), {sprt['expected_games_h1']} "
+               f"under H1 ({_seconds(v['seconds_h1'])}), at most {sprt['max_games']}; not worse by "
+               f"{nw['margin_elo']:g} Elo: an equal set passes the training panel's test "
+               f"{_percent(nw['training_panel_power'])}" + ("" if nw["held_out_power"] is None else
+                                                            f", the held-out one {_percent(nw['held_out_power'])}"))
     b = p["study_budget"]
     typer.echo(f"  the whole study ({b['trials']} trials and validation): {b['games']} games, {_seconds(b['seconds'])}"
                f"{_between(b.get('seconds_range'))}")

@@ -394,6 +394,9 @@ def validate(
     top: Optional[int] = typer.Option(None, "--top", help="How many of the best trials (default: validation.top_k)."),
     games: Optional[int] = typer.Option(None, "--games", help="Games per opponent on held-out seeds "
                                                               "(default: validation.games)."),
+    head_to_head_games: Optional[int] = typer.Option(None, "--head-to-head-games", help="At most this many "
+                                                     "head-to-head games: the SPRT says 'no decision' there "
+                                                     "(default: validation.head_to_head_games)."),
     storage: Optional[str] = typer.Option(None, "--storage", help=STORAGE_HELP),
     ray_address: Optional[str] = typer.Option(None, "--ray-address", help=RAY_HELP),
     turn_ms: Optional[int] = typer.Option(None, "--turn-ms", help="Validate at this time per turn, ms, told to "
@@ -408,9 +411,10 @@ def validate(
     allow_code_change: bool = typer.Option(False, "--allow-code-change", help=CODE_CHANGE_HELP),
 ) -> None:
     """Re-play the top trials and the defaults on held-out seeds (at the study's time control, or
-    the one given: results at each are kept); choose the best on one half of the maps, judge it on
-    the other and head to head against the defaults: 'gain' needs all three (with the held-out
-    opponents), else 'no gain shown'."""
+    the one given: results at each are kept): a race on one half of the maps chooses the best, an
+    SPRT decides its head to head against the defaults, and the other half judges it not worse
+    against the training panel and the held-out opponents: 'gain' needs all three, else 'no gain
+    shown'. Resumable: games already stored are reused."""
     from tuning.results.validation import validate_study
     from tuning.storage.database import resolve_url
     from tuning.storage.handle import open_study
@@ -427,7 +431,8 @@ def validate(
         check_programs(handle.checked_bots, time)
         bars, progress = counting_bar(f"{name} validation games")
         with bars:
-            results = validate_study(handle, top_k=top, games=games, time=time, progress=progress)
+            results = validate_study(handle, top_k=top, games=games, time=time, progress=progress,
+                                     head_to_head_games=head_to_head_games)
         # trial 0 plays the defaults, or the [search] start file a warm study started from
         reference = reference_name(handle.spec.start)
         for r in results:
@@ -444,8 +449,8 @@ def validate(
                        f"on {r.estimate.games // max(1, len(handle.panel))} games/opponent{held}{chosen_on}; "
                        f"training {fmt(r.training_score)}; {diff}")
         best = results[0]
-        typer.echo(f"at {time.describe()}: best {point_name(best.trial)} (*: chosen on one half of the held-out maps, "
-                   f"judged on the other); {parts_text(best.parts, reference)}")
+        typer.echo(f"at {time.describe()}: best {point_name(best.trial)} (*: chosen by a race on one half of the held-out "
+                   f"maps, judged on the other); {parts_text(best.parts, reference)}")
         if best.verdict == GAIN:
             typer.echo(f"export it with  tune export {name} --out best.toml")
         else:

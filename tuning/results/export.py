@@ -47,27 +47,36 @@ def choose_trial(handle: StudyHandle, trial: int | None) -> tuple[int, dict, dic
     """(trial number, full params, validation or None): the given trial, else the best
     validated one. Without validation there is no trustworthy best: the user must validate
     or name a trial."""
-    validations = {v.trial: v for v in handle.games.validations()}
+    records = handle.games.validations()
+    validations = {v.trial: v for v in records}
+    # a validation with the three parts gives them to its chosen trial alone: another trial of it
+    # has no verdict of its own (``verdict_of``)
+    has_parts = any(v.verdict for v in records)
     if trial is None:
         if not validations:
             raise TuningError(f"study {handle.name!r} has no validated trial yet: run 'tune validate "
                               f"{handle.name}' first (or export a given trial with --trial N)")
-        best = handle.games.validations()[0]
-        return best.trial, dict(best.params), _validation_dict(best)
+        best = records[0]
+        return best.trial, dict(best.params), _validation_dict(best, has_parts)
     frozen = {t.number: t for t in handle.trials()}.get(trial)
     v = validations.get(trial)
     if frozen is None and v is not None:  # an SPSA study's point, validated (no trial of its own)
-        return trial, dict(v.params), _validation_dict(v)
+        return trial, dict(v.params), _validation_dict(v, has_parts)
     if frozen is None or frozen.state not in (TrialState.COMPLETE, TrialState.PRUNED):
         raise TuningError(f"study {handle.name!r} has no finished trial {trial}")
-    return trial, handle.space.full_params(frozen.params), None if v is None else _validation_dict(v)
+    return trial, handle.space.full_params(frozen.params), None if v is None else _validation_dict(v, has_parts)
 
 
-def _validation_dict(v) -> dict:
+def _validation_dict(v, has_parts: bool = False) -> dict:
     return {"score": v.score, "low": v.low, "high": v.high, "games": v.games, "seeds": v.seeds,
             "heldout_score": v.heldout_score, "heldout_low": v.heldout_low, "heldout_high": v.heldout_high,
             "diff": v.diff, "diff_low": v.diff_low, "diff_high": v.diff_high, "time_control": v.time_control,
-            "code_digest": v.code_digest, "parts": v.verdict}
+            "code_digest": v.code_digest, "parts": v.verdict, "chosen": bool(v.chosen), "has_parts": has_parts}
+
+
+def _not_chosen(validation: dict) -> bool:
+    """A trial validated beside the chosen one of a validation with parts: no evidence of its own."""
+    return not validation["parts"] and validation.get("has_parts", False) and not validation.get("chosen", False)
 
 
 def code_provenance(handle: StudyHandle, validation: dict | None) -> dict:
@@ -87,10 +96,16 @@ def check_gain(handle: StudyHandle, trial: int, validation: dict | None, *, allo
     provenance then says so). A trial never validated is exported as such (its provenance says
     "not validated"); the defaults asked for by number (``asked``) as what they are."""
     if validation is None or allow_no_gain or (asked and trial == REFERENCE_TRIAL) \
-            or verdict_of(validation["parts"], validation["diff_low"]) == GAIN:
+            or verdict_of(validation["parts"], validation["diff_low"], has_parts=validation.get("has_parts", False)) \
+            == GAIN:
         return
     reference = reference_name(handle.spec.start)
     parts = validation["parts"]
+    if _not_chosen(validation):
+        raise TuningError(f"trial {trial} of {handle.name}: not the trial its validation chose, so no verdict of its "
+                          f"own (the head to head and the not-worse parts were played by the chosen one only); "
+                          f"nothing exported: export the chosen one (tune export {handle.name}), or this one anyway "
+                          "with --allow-no-gain")
     if parts:
         failed = ", ".join(PART_NAMES[p] for p in parts.get("failed") or []) or "the verdict"
         line = f"{failed} failed; {parts_text(parts, reference)}"
@@ -135,7 +150,10 @@ def provenance(handle: StudyHandle, trial: int, validation: dict | None, *, allo
         out.update({"validated_turn_ms": at.turn_ms, "validated_first_turn_ms": at.first_turn_ms,
                     "validated_time_scale": at.scale})
         reference = reference_name(spec.start)
-        out["verdict"] = verdict_of(validation["parts"], validation["diff_low"])
+        out["verdict"] = verdict_of(validation["parts"], validation["diff_low"],
+                                    has_parts=validation.get("has_parts", False))
+        if _not_chosen(validation):
+            out["not_chosen"] = "validated beside the chosen trial, not chosen: no verdict of its own"
         out["reference"] = reference
         if validation["diff"] is not None:
             # a warm study's trial 0 played its start file: the difference is to that file

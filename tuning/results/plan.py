@@ -16,10 +16,12 @@ shorter ``turn_ms`` will not make games cheaper, when the pilot's games were mos
 disqualifications (its spread is then the spread of timeouts) and when the tuned bot's own
 disqualifications pass ``OWN_DISQUALIFICATIONS``.
 
-Validation is planned as it plays: the defaults and the top_k candidates (and an SPSA study's theta) against the training
-panel and the held-out panel (``[validation] panel``), ``validation.games`` games per opponent
-each, and ``validation.h2h_games`` head-to-head games of the chosen set against the reference,
-at the validation's time control (a pilot plays a few games at it when it is not the study's).
+Validation is planned as it plays (``tuning.results.validation``): the race of the defaults and
+the top_k candidates (and an SPSA study's theta) against the training panel on the choosing half
+of ``validation.games``' maps, the chosen set and the defaults on the judged half and against the
+held-out panel (``[validation] panel``), and the head to head's SPRT, its expected games under H0
+and H1 (Wald's approximation) up to ``validation.h2h_games``, with the not-worse parts' power, at
+the validation's time control (a pilot plays a few games at it when it is not the study's).
 A study of ``[sampler] kind = "spsa"`` with ``scoring = "head-to-head"`` plays, each trial, its
 bot against itself (theta+ against theta-): its per-trial figures come from a pilot of the bot
 against itself at its reference parameters, a head-to-head score's distance from 1/2.
@@ -145,39 +147,68 @@ def _find(measures: Sequence[Measured], kind: str, time: TimeControl) -> Measure
 
 def _validation(spec: StudySpec, measured: Measured, measures: Sequence[Measured], opponents: int,
                 validation_opponents: int, val_time: TimeControl, rate: float) -> dict:
-    """What validation plays and can detect, and how long it takes at its time control."""
+    """What the sequential validation plays and can detect, and how long it takes at its time
+    control: the race in full (no candidate dropped: the most it plays), the chosen set and the
+    reference judged, and the head to head's SPRT at its expected length under H0 and H1."""
+    from tuning.stats.sequential import elo_margin_as_score, expected_pairs, non_inferiority_power
+    from tuning.stats.sprt import Settings
+
     v = spec.validation
-    # the best is judged on the maps it was not chosen on (a head-to-head study chooses nothing)
-    _, judged, h2h_maps = v.map_counts(v.games, head_to_head=spec.sampler.head_to_head)
+    chosen_on, judged, h2h_maps = v.map_counts(v.games, head_to_head=spec.sampler.head_to_head)
     # a head-to-head study validates its theta alone; a panel-scored SPSA study, its theta too
     candidates = 1 if spec.sampler.head_to_head else v.top_k + int(spec.sampler.has_theta)
-    panel_games = (candidates + 1) * v.games * validation_opponents
-    h2h_games = 2 * h2h_maps
+    held_out = validation_opponents - opponents
+    race_games = 0 if spec.sampler.head_to_head else (candidates + 1) * 2 * chosen_on * opponents
+    judge_games = 2 * 2 * judged * opponents + 2 * 2 * (chosen_on + judged) * held_out
+    panel_games = race_games + judge_games
+    max_h2h = 2 * h2h_maps
     validation_pairs = judged * opponents
     itself = _find(measures, "itself", val_time) or _find(measures, "itself", spec.time_control)
     h2h_sd, h2h_measured = (itself.pair_sd, itself.diff_sd_measured) if itself else (HEAD_TO_HEAD_SD, False)
+    settings = Settings(v.elo0, v.elo1, v.alpha, v.beta)
+    expected = {key: min(max_h2h, 2 * math.ceil(expected_pairs(settings, elo, h2h_sd)))
+                for key, elo in (("h0", v.elo0), ("h1", v.elo1))}
     costs: dict[str, float] = {}
     for m in measures:
         if m.time == val_time:
             costs.update(m.game_seconds)
     cpus = next((m.cpus for m in measures if math.isfinite(m.cpus)), math.nan)
     against = [c for name, c in costs.items() if name != ITSELF]
-    if against and math.isfinite(cpus):
-        cpu = panel_games * math.fsum(against) / len(against) + h2h_games * costs.get(ITSELF, max(against))
-        total, cost_from = round(cpu / cpus, 1), "pilot"
-    elif val_time == spec.time_control and rate and math.isfinite(rate):
-        total, cost_from = round((panel_games + h2h_games) / rate, 1), "training rate"
-    else:
-        total, cost_from = None, None
+
+    def seconds(h2h_games: int) -> float | None:
+        if against and math.isfinite(cpus):
+            cpu = panel_games * math.fsum(against) / len(against) + h2h_games * costs.get(ITSELF, max(against))
+            return round(cpu / cpus, 1)
+        if val_time == spec.time_control and rate and math.isfinite(rate):
+            return round((panel_games + h2h_games) / rate, 1)
+        return None
+
+    cost_from = "pilot" if against and math.isfinite(cpus) else \
+        "training rate" if val_time == spec.time_control and rate and math.isfinite(rate) else None
+    # the not-worse parts' margin in score units, at the defaults' score (the plan's best guess of the reference's)
+    margin = elo_margin_as_score(measured.defaults_score, v.not_worse_elo)
+    held_pairs = (chosen_on + judged) * held_out
     return {"time_control": val_time.as_json(), "games_per_candidate": v.games * validation_opponents,
-            "games": panel_games + h2h_games, "panel_games": panel_games, "seconds": total,
-            "cost_from": cost_from, "opponents": validation_opponents, "held_out_opponents":
-                validation_opponents - opponents,
+            # games: expected when there is no gain (the SPRT's H0), the most common case of a long run
+            "games": panel_games + expected["h0"], "games_h1": panel_games + expected["h1"],
+            "max_games": panel_games + max_h2h, "panel_games": panel_games, "race_games": race_games,
+            "seconds": seconds(expected["h0"]), "seconds_h1": seconds(expected["h1"]),
+            "seconds_max": seconds(max_h2h),
+            "cost_from": cost_from, "opponents": validation_opponents, "held_out_opponents": held_out,
             "interval_half_width": _round(half_width(measured.diff_sd, validation_pairs)),
             "detectable_gain": _round(detectable_gain(measured.diff_sd, validation_pairs)),
-            "head_to_head": {"games": h2h_games, "sd": _round(h2h_sd), "sd_measured": h2h_measured,
-                             "interval_half_width": _round(half_width(h2h_sd, max(1, h2h_games // 2))),
-                             "detectable_gain": _round(detectable_gain(h2h_sd, max(1, h2h_games // 2)))}}
+            "not_worse": {"margin_elo": v.not_worse_elo, "margin": _round(margin),
+                          # the chance that a set equal to the reference is shown not worse
+                          "training_panel_power": _round(non_inferiority_power(measured.diff_sd, validation_pairs,
+                                                                               margin)),
+                          "held_out_power": _round(non_inferiority_power(measured.diff_sd, held_pairs, margin))
+                          if held_out else None},
+            "head_to_head": {"games": max_h2h, "sd": _round(h2h_sd), "sd_measured": h2h_measured,
+                             "interval_half_width": _round(half_width(h2h_sd, max(1, max_h2h // 2))),
+                             "detectable_gain": _round(detectable_gain(h2h_sd, max(1, max_h2h // 2))),
+                             "sprt": {"elo0": v.elo0, "elo1": v.elo1, "alpha": v.alpha, "beta": v.beta,
+                                      "expected_games_h0": expected["h0"], "expected_games_h1": expected["h1"],
+                                      "max_games": max_h2h}}}
 
 
 def _judgement(training: Measured, measures: Sequence[Measured], study_time: TimeControl) -> dict:

@@ -45,10 +45,13 @@ def best_trial(handle: StudyHandle, validations: list | None = None) -> dict | N
         parts = v.verdict or {}
         return {"trial": v.trial, "score": _num(v.score), "low": _num(v.low), "high": _num(v.high),
                 "validated": True, "games_per_opponent": v.games, "seeds": v.seeds,
-                "time_control": time.as_json(), "verdict": verdict_of(v.verdict, v.diff_low),
+                "time_control": time.as_json(),
+                "verdict": verdict_of(v.verdict, v.diff_low, has_parts=any(w.verdict for w in validations)),
                 # the verdict's three parts (None from validations before them) and which failed
                 "head_to_head": parts.get("head_to_head"), "training_panel": parts.get("training_panel"),
                 "held_out": parts.get("held_out"), "failed": parts.get("failed"),
+                # the sequential validation: games it played, the head to head's SPRT, the race
+                **_sequential(parts),
                 "selection_score": _num(v.selection_score),
                 "diff_vs_defaults": _num(v.diff), "diff_low": _num(v.diff_low), "diff_high": _num(v.diff_high),
                 # a warm study's difference is to its start file: said so, the old key kept as promised
@@ -67,6 +70,21 @@ def best_trial(handle: StudyHandle, validations: list | None = None) -> dict | N
             "games_per_opponent": 2 * len(handle.spec.training_seeds()),
             "params": handle.space.full_params(t.params),
             **elo_summary(t.user_attrs.get("per_opponent") or {}, [b.name for b in handle.panel])}
+
+
+def _sequential(parts: dict) -> dict:
+    """The sequential validation's own fields (None from validations before it): ``games_played``,
+    ``sprt`` (its ``llr``, ``lower_bound``, ``upper_bound``, ``elo0``, ``elo1``, ``alpha``,
+    ``beta``, ``decision``: "H1", "H0" or "no decision" where it hit ``max_games``, and
+    ``more_games``: what a decision would take at its pace so far), ``no_decision``, ``race``
+    (rounds, choosing maps, the round each candidate was dropped after) and ``runner_up`` (when
+    the race dropped every candidate: the closest one's difference to the reference)."""
+    h2h = parts.get("head_to_head") or {}
+    keys = ("llr", "lower_bound", "upper_bound", "elo0", "elo1", "alpha", "beta", "decision", "max_games", "more_games")
+    sprt = {k: h2h.get(k) for k in keys} if "llr" in h2h else None
+    return {"games_played": parts.get("games_played"), "sprt": sprt,
+            "no_decision": None if sprt is None else sprt["decision"] == "no decision",
+            "race": parts.get("race"), "runner_up": parts.get("runner_up")}
 
 
 def _head_to_head_point(handle: StudyHandle) -> dict | None:

@@ -4,24 +4,26 @@
 A bot author acts on one sentence: "the tuned set is better than what I have, against the
 opponents I care about". The lab says "gain" only when three kinds of evidence agree, each
 measured against the reference (trial 0: the defaults, or a warm study's start file) on held-out
-maps:
+maps the choice did not use (``tuning.results.validation`` plays them sequentially):
 
-- **head to head**: the chosen set against the reference, paired games; its mean score above one
-  half (the interval's low end above 0.5);
-- **training panel**: its paired difference to the reference against the panel it was tuned
-  against, judged on maps it was not chosen on (validation chooses the best of the top trials on
-  one half of its maps and judges it on the other: choosing and judging on the same games made
-  false gains 6% of the time at the default top 3 instead of the 2.5% the interval promises), its
-  interval above 0. A head-to-head study is not tuned against its panel, so there it only must
-  not be worse (below);
-- **held out**: against opponents it never trained against, not shown worse than the reference by
-  more than ``HELD_OUT_MARGIN`` (the study's ``[validation] held_out_margin``): the part fails when
-  the difference is below minus the margin and its interval lies below 0.
+- **head to head** (``sprt_part``): the chosen set against the reference, paired games, decided
+  by an SPRT between ``[validation] elo0`` and ``elo1`` (logistic Elo, 0 and 10 by default) with
+  error rates ``alpha`` (0.025: a false gain) and ``beta`` (0.05: a missed gain of elo1): it
+  passes when the test accepts H1. At the most games the maps allow without a decision it says
+  "no decision", and what a decision would take;
+- **training panel** (``not_worse_elo_part``): its paired difference to the reference against the
+  panel it was tuned against, on maps it was not chosen on: not worse by ``not_worse_elo`` (30
+  Elo by default), a non-inferiority test (the 95% interval's low end above minus the margin);
+- **held out**: the same test against opponents it never trained against, on every map of the
+  panels (never chosen on).
 
-The margin, 0.02 by default, is about 14 Elo near an even score: less than a study can tune in,
-more than the spread of equal sets on a validation's few hundred held-out games; a part that
-requires a lower bound above minus the margin would fail most equal sets at that size, and a part
-that requires nothing would have passed the trial that lost 0.163 to 0.050 held out.
+A set equal to the reference is called a gain at most ``alpha`` of the time (the head to head's
+error rate; the other parts can only lower it), a set truly worse by the margin passes a
+not-worse part at most 2.5% of the time, and the power for the gains users have is simulated by
+``python -m benchmarks.verdictsim`` (docs/reproducibility.md).
+
+``gain_part``, ``head_to_head_part`` and ``not_worse_part`` are the fixed-size rules the lab had
+before (the simulation runs them beside the sequential one).
 """
 from __future__ import annotations
 
@@ -35,7 +37,7 @@ from tuning.stats.estimates import estimate, paired_difference
 
 __all__ = ["PHASE", "GAIN", "NO_GAIN", "HEAD_TO_HEAD", "point_name", "reference_name", "time_key", "time_from_key",
            "validation_phase", "verdict", "verdict_line", "Part", "head_to_head_part", "gain_part",
-           "not_worse_part", "decide", "verdict_of", "parts_text", "best_verdict_text", "PART_NAMES"]
+           "not_worse_part", "sprt_part", "not_worse_elo_part", "decide", "verdict_of", "parts_text", "best_verdict_text", "PART_NAMES"]
 
 HEAD_TO_HEAD = "head-to-head"  # the opponent name of a validation's head-to-head games (the reference)
 PART_NAMES = {"head_to_head": "head to head", "training_panel": "training panel", "held_out": "held-out opponents"}
@@ -120,6 +122,8 @@ class Part:
     defaults_score: float | None = None
     lost_to: tuple[str, ...] = field(default_factory=tuple)
     margin: float | None = None
+    margin_elo: float | None = None  # a not-worse part's margin in Elo (``margin``: the same in score units)
+    sprt: dict | None = None  # the head to head's sequential test: llr, bounds, decision, ... (``sprt_part``)
 
     def as_dict(self) -> dict:
         out = {"diff": _num(self.diff), "low": _num(self.low), "high": _num(self.high), "games": self.games,
@@ -127,7 +131,11 @@ class Part:
         if self.score is not None or self.defaults_score is not None:
             out.update({"score": _num(self.score), "defaults_score": _num(self.defaults_score)})
         if self.rule == "not worse":
-            out.update({"margin": self.margin, "lost_to": list(self.lost_to)})
+            out.update({"margin": _num(self.margin), "lost_to": list(self.lost_to)})
+            if self.margin_elo is not None:
+                out["margin_elo"] = self.margin_elo
+        if self.sprt is not None:
+            out.update(self.sprt)
         return out
 
 
@@ -142,6 +150,59 @@ def head_to_head_part(pairs: Sequence[float]) -> Part:
     if e.n == 0:
         return Part(None, None, None, 0, "above 0", False)
     return Part(e.mean - 0.5, e.low - 0.5, e.high - 0.5, e.games, "above 0", e.low > 0.5, score=e.mean)
+
+
+def sprt_part(pairs: Sequence[float], settings, max_games: int) -> Part:
+    """The chosen set's head-to-head pair scores against the reference, judged by the SPRT of
+    ``settings`` (``tuning.stats.sprt.Settings``: logistic Elo bounds, alpha, beta): it passes
+    when the test accepts H1 (better by ``elo1``, against at most ``elo0``); at ``max_games``
+    without a bound it is "no decision", with the pairs it would take at its slope so far."""
+    from tuning.stats.sequential import pairs_to_decide, sprt_look
+
+    value, decision = sprt_look(list(pairs), settings)
+    lower, upper = settings.bounds
+    games = 2 * len(pairs)
+    undecided = decision is None and games >= max_games
+    more = pairs_to_decide(value, len(pairs), settings) if undecided else None
+    sequential = {"llr": round(value, 4), "lower_bound": round(lower, 4), "upper_bound": round(upper, 4),
+                  "elo0": settings.elo0, "elo1": settings.elo1, "alpha": settings.alpha, "beta": settings.beta,
+                  "decision": decision or ("no decision" if undecided else None), "max_games": max_games,
+                  "more_games": None if more is None else 2 * more}
+    e = estimate(list(pairs))
+    if e.n == 0:
+        return Part(None, None, None, 0, "sprt", False, sprt=sequential)
+    return Part(e.mean - 0.5, e.low - 0.5, e.high - 0.5, e.games, "sprt", decision == "H1", score=e.mean,
+                sprt=sequential)
+
+
+def not_worse_elo_part(mine: Mapping, reference: Mapping, margin_elo: float, margin: float | None = None) -> Part:
+    """A non-inferiority test: the paired difference of the chosen set's pair scores to the
+    reference's, passed when its 95% interval's low end lies above minus ``margin_elo`` Elo
+    (turned into score units at the reference's score there: ``elo_margin_as_score``). A set
+    truly worse by the margin passes at most 2.5% of the time. ``lost_to``: when it fails, the
+    opponents whose own difference is below minus the margin. ``margin``: a margin in score
+    units in its place (an older study file's ``held_out_margin``)."""
+    from tuning.stats.sequential import elo_margin_as_score, non_inferior
+
+    d = paired_difference(mine, reference)
+    if d.n == 0:
+        return Part(None, None, None, 0, "not worse", True, margin=margin,
+                    margin_elo=margin_elo if margin is None else None)
+    common = mine.keys() & reference.keys()
+    mine_mean = math.fsum(mine[k] for k in common) / d.n
+    ref_mean = math.fsum(reference[k] for k in common) / d.n
+    margin_elo = margin_elo if margin is None else None
+    margin = elo_margin_as_score(ref_mean, margin_elo) if margin is None else margin
+    passed = non_inferior(d.low, margin)
+    lost = []
+    if not passed:
+        for opponent in sorted({k[0] for k in common}):
+            mine_o = {k: v for k, v in mine.items() if k[0] == opponent}
+            ref_o = {k: v for k, v in reference.items() if k[0] == opponent}
+            if paired_difference(mine_o, ref_o).mean < -margin:
+                lost.append(opponent)
+    return Part(d.mean, d.low, d.high, d.games, "not worse", passed, score=mine_mean, defaults_score=ref_mean,
+                lost_to=tuple(lost), margin=margin, margin_elo=margin_elo)
 
 
 def gain_part(mine: Mapping, reference: Mapping) -> Part:
@@ -184,11 +245,15 @@ def decide(parts: Mapping[str, Part | None]) -> tuple[str, list[str]]:
     return (GAIN if not failed else NO_GAIN), failed
 
 
-def verdict_of(stored: Mapping | None, diff_low: float | None) -> str:
-    """The verdict of a stored validation: its parts' (``verdict`` column) when it has them,
-    else from the training-panel difference alone (validations from before the three parts)."""
+def verdict_of(stored: Mapping | None, diff_low: float | None, *, has_parts: bool = False) -> str:
+    """The verdict of a stored validation: its parts' (``verdict`` column) when it has them; a
+    trial of a validation that has parts but not this trial's (it was not the chosen one) has
+    no evidence of its own: "no gain shown" (``has_parts``); else, a validation from before the
+    three parts, from the training-panel difference alone."""
     if stored:
         return stored["verdict"]
+    if has_parts:
+        return NO_GAIN
     return verdict(diff_low)
 
 
@@ -201,7 +266,7 @@ def parts_text(stored: Mapping, reference: str = "the defaults") -> str:
         part = stored.get(key)
         if part is None:
             if key == "head_to_head":
-                pieces.append("head to head: not played (the reference itself was chosen)")
+                pieces.append(_reference_best_text(stored))
             continue
         pieces.append(_part_text(key, part))
     if stored["verdict"] == GAIN:
@@ -212,8 +277,39 @@ def parts_text(stored: Mapping, reference: str = "the defaults") -> str:
     return f"{head}: " + "; ".join(pieces)
 
 
+def _reference_best_text(stored: Mapping) -> str:
+    """What was measured when the reference itself validated best: the runner-up against it."""
+    runner = stored.get("runner_up")
+    if not runner:
+        return "head to head: not played (the reference itself was chosen)"
+    return (f"head to head: not played (the race dropped every candidate: the reference validated best); the "
+            f"runner-up, {point_name(runner['trial'])}, against it on the training panel "
+            f"{runner['diff']:+.3f} [{runner['low']:+.3f}, {runner['high']:+.3f}] ({runner['games']} games)")
+
+
+def _sprt_text(part: Mapping) -> str:
+    """The head to head's sequential test in words: accepted, rejected or undecided, and its ratio."""
+    decision = part.get("decision")
+    bounds = f"LLR {part['llr']:+.2f} in [{part['lower_bound']:+.2f}, {part['upper_bound']:+.2f}], " \
+             f"Elo [{part['elo0']:g}, {part['elo1']:g}]"
+    if decision == "H1":
+        return f"SPRT: better ({bounds})"
+    if decision == "H0":
+        return f"SPRT: not better by {part['elo1']:g} Elo ({bounds})"
+    if decision == "no decision":
+        more = "" if part.get("more_games") is None else f"; about {part['more_games']:,} more games at its pace so far"
+        return f"SPRT: no decision, {part['games']:,} games ({bounds}{more}: raise validation.head_to_head_games " \
+               "and validation.seeds, or settle it with tune test)"
+    return f"SPRT: undecided ({bounds})"
+
+
 def _part_text(key: str, part: Mapping) -> str:
     name = PART_NAMES[key]
+    if part.get("rule") == "sprt":
+        if part.get("diff") is None:
+            return f"{name}: no games"
+        return (f"{name} {part['score']:.3f} ({part['diff']:+.3f} [{part['low']:+.3f}, {part['high']:+.3f}] over "
+                f"one half, {part['games']} games), {_sprt_text(part)}")
     if part.get("diff") is None:
         return f"{name}: no games"
     shown = f"{part['diff']:+.3f} [{part['low']:+.3f}, {part['high']:+.3f}] ({part['games']} games)"
@@ -221,8 +317,10 @@ def _part_text(key: str, part: Mapping) -> str:
         shown = f"{part['score']:.3f} ({part['diff']:+.3f} [{part['low']:+.3f}, {part['high']:+.3f}] over one half, " \
                 f"{part['games']} games)"
     if part["rule"] == "not worse":
-        verdict_word = "not worse" if part["passed"] else "worse"
-        extra = f", margin {part['margin']:g}"
+        verdict_word = "not worse" if part["passed"] else "not shown not worse"
+        extra = f", margin {part['margin']:.3f}" if part.get("margin") is not None else ""
+        if part.get("margin_elo") is not None:
+            extra += f" ({part['margin_elo']:g} Elo)"
         if not part["passed"] and part.get("lost_to"):
             extra += f"; lost to {', '.join(part['lost_to'])}"
         return f"{name} {shown}: {verdict_word}{extra}"
@@ -235,5 +333,5 @@ def best_verdict_text(best: Mapping) -> str:
     reference = best.get("reference") or "the defaults"
     if best.get("head_to_head") is not None or best.get("failed"):
         return parts_text({key: best.get(key) for key in ("verdict", "failed", "head_to_head", "training_panel",
-                                                          "held_out")}, reference)
+                                                          "held_out", "runner_up")}, reference)
     return verdict_line(best.get("diff_vs_defaults"), best.get("diff_low"), best.get("diff_high"), reference)

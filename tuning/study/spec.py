@@ -10,6 +10,7 @@ import importlib.util
 import math
 import os
 import re
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any, Literal, Union
@@ -154,21 +155,52 @@ class PruningSpec(_Strict):
     shrink_incumbent: bool = False
 
 
+_FORMER_HELD_OUT_MARGIN = 0.02
+
+
 class ValidationSpec(_Strict):
     """Held-out seeds on which ``tune validate`` re-plays the top trials and the defaults."""
 
-    seeds: SeedRange = Field(default_factory=lambda: SeedRange(start=1_000_000_000, count=1000))
+    # Enough maps for the head to head's sequential test to reach a decision (tuning.results.validation)
+    seeds: SeedRange = Field(default_factory=lambda: SeedRange(start=1_000_000_000, count=10_000))
     games: int = Field(400, ge=2)  # per opponent, both sides of games/2 maps
     top_k: int = Field(3, ge=1)
     # Opponents held out of training (a panel name or bot names), validated beside the training
     # panel; default: the training panel only.
     panel: Union[str, list[str], None] = None
     # The chosen set against the reference (the defaults, or the start file), paired, on held-out
-    # maps: the head-to-head part of the verdict. Default: as many as ``games``.
+    # maps: the head-to-head part of the verdict, decided by an SPRT; at most this many games
+    # (then "no decision"). Default: every held-out map the choice did not use, both sides.
     head_to_head_games: int | None = Field(None, ge=2)
-    # The held-out part of the verdict fails when the chosen set is shown worse than the reference
-    # against the held-out opponents (interval below 0) by more than this (score units).
-    held_out_margin: float = Field(0.02, ge=0.0, lt=1.0)
+    # The head to head's SPRT: H0 "at most elo0", H1 "at least elo1" (logistic Elo), alpha the
+    # chance of a false gain at elo0, beta of a missed one at elo1 (docs/reproducibility.md).
+    elo0: float = 0.0
+    elo1: float = 10.0
+    alpha: float = Field(0.025, gt=0.0, lt=0.5)
+    beta: float = Field(0.05, gt=0.0, lt=0.5)
+    # The training-panel and held-out parts: not worse than the reference by this many Elo (a
+    # non-inferiority test at 2.5%; its power at the study's size: tune plan).
+    not_worse_elo: float = Field(30.0, gt=0.0, le=400.0)
+    # Older study files' held-out margin in score units (kept working, with a warning naming
+    # not_worse_elo): when given, the held-out part's margin.
+    held_out_margin: float | None = Field(None, ge=0.0, lt=1.0)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _former_default(cls, value: Any) -> Any:
+        # 0.02 was held_out_margin's default, stored with every study before the margin was in Elo:
+        # such a study is judged like a new one (not_worse_elo), and resumes under the same file.
+        if isinstance(value, dict) and value.get("held_out_margin") in (None, _FORMER_HELD_OUT_MARGIN):
+            value = {k: v for k, v in value.items() if k != "held_out_margin"}
+        return value
+
+    @model_validator(mode="after")
+    def _sprt_bounds(self) -> ValidationSpec:
+        if not self.elo1 > self.elo0:
+            raise ValueError(f"elo1 ({self.elo1:g}) must be above elo0 ({self.elo0:g}): "
+                             "the head to head's SPRT tells 'at most elo0' from 'at least elo1', e.g. elo0 = 0, "
+                             "elo1 = 10")
+        return self
 
     @field_validator("panel", mode="before")
     @classmethod
@@ -177,8 +209,9 @@ class ValidationSpec(_Strict):
 
     @property
     def h2h_games(self) -> int:
-        """Head-to-head games of the chosen set against the reference, at ``games`` (as far as
-        the held-out maps allow when ``head_to_head_games`` is not given: ``map_counts``)."""
+        """The most head-to-head games of the chosen set against the reference, at ``games``
+        (every held-out map the choice did not use when ``head_to_head_games`` is not given:
+        ``map_counts``); the SPRT stops before when it decides."""
         return 2 * self.map_counts(self.games, head_to_head=False)[2]
 
     def map_counts(self, games: int, *, head_to_head: bool) -> tuple[int, int, int]:
@@ -189,7 +222,8 @@ class ValidationSpec(_Strict):
         maps = games // 2
         chosen_on = 0 if head_to_head else maps // 2
         available = self.seeds.count - chosen_on
-        wanted = self.head_to_head_games // 2 if self.head_to_head_games is not None else min(maps, available)
+        # at most: the sequential test stops once it decides (by default every map the choice left)
+        wanted = self.head_to_head_games // 2 if self.head_to_head_games is not None else available
         return chosen_on, maps - chosen_on, wanted
 
 
@@ -388,6 +422,8 @@ class StudySpec(_Strict):
             stored["time"].pop("machine_scale")  # nor one on an unscaled machine
         if stored.get("sandbox") == SandboxSpec().model_dump(mode="json"):
             stored.pop("sandbox")  # nor the default sandbox
+        if stored["validation"].get("held_out_margin") is None:
+            stored["validation"].pop("held_out_margin", None)  # the margin in Elo (not_worse_elo) rules
         return stored
 
 
@@ -535,6 +571,9 @@ def parse_spec(data: Any, *, source: str = "study", base: str | Path | None = No
         spec = StudySpec.model_validate(data)
     except ValidationError as exc:
         raise SpecError(f"{source}: {first_error(exc, StudySpec)}") from None
+    if spec.validation.held_out_margin is not None:
+        print(f"warning: {source}: validation.held_out_margin (score units) is kept for older study files; "
+              "validation.not_worse_elo sets the margin in Elo", file=sys.stderr)
     if spec.start is not None:
         _start_inside(spec, source, start_file)
     return spec

@@ -61,14 +61,18 @@ def test_launch_status_resume_validate_export_end_to_end(tmp_path, ray_cluster, 
     assert status["trials"]["complete"] == 3 and status["target_trials"] == 3
     assert status["games"]["train"] == 3 * 8
 
-    validated = _tune("validate", "tiny", "--top", "1", "--games", "4", *ray, cwd=tmp_path)
+    validated = _tune("validate", "tiny", "--top", "1", "--games", "4", "--head-to-head-games", "6", *ray,
+                      cwd=tmp_path)
     assert "reference (the defaults)" in validated.stdout and "at 50 ms a turn, 1000 ms the first: best trial" \
         in validated.stdout
     assert validated.stdout.count("(Elo ") == 2  # the defaults and the top trial, each with its interval
     status = _last_json(_tune("status", "tiny", "--json", cwd=tmp_path))
-    assert status["best"]["validated"] and status["games"]["validate"] == 2 * 2 * 4
     best = status["best"]
-    shown = best["diff_low"] is not None and best["diff_low"] > 0
+    # the race (the defaults and the top trial, 2 opponents, its one choosing map), the judged map
+    # (the same two), and the head to head until the SPRT decides or its 3 maps run out
+    assert best["validated"] and status["games"]["validate"] == best["games_played"] == \
+        2 * 2 * 2 + 2 * 2 * 2 + best["head_to_head"]["games"]
+    shown = best["sprt"]["decision"] == "H1"
     assert best["verdict"] == ("gain" if shown else "no gain shown") and status["defaults"]["validated"]
     printed = _tune("status", "tiny", cwd=tmp_path).stdout
     assert ("verdict: gain over the defaults" if shown else "verdict: no gain over the defaults shown") in printed

@@ -29,7 +29,8 @@ def test_the_example_bot_is_tuned_end_to_end_as_the_docs_say(tmp_path, ray_clust
     storage = ["--storage", f"sqlite:///{tmp_path}/mybot.db"]
     ray = ["--ray-address", ray_cluster]
     run_tune("launch", str(EXAMPLES / "mybot.toml"), "--trials", "2", "--games", "2", *storage, *ray, cwd=tmp_path)
-    validated = run_tune("validate", "mybot", "--top", "1", "--games", "4", *storage, *ray, cwd=tmp_path)
+    validated = run_tune("validate", "mybot", "--top", "1", "--games", "4", "--head-to-head-games", "4", *storage,
+                         *ray, cwd=tmp_path)
     assert "held-out opponents" in validated.stdout
     status = last_json(run_tune("status", "mybot", "--json", *storage, cwd=tmp_path))
     assert status["trials"]["complete"] == 2 and status["held_out_panel"] == ["miner-v1", "balanced-v1"]

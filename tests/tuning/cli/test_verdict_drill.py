@@ -74,13 +74,14 @@ def test_an_opponents_timeouts_are_replayed_and_a_parameter_that_changes_nothing
     assert best["verdict"] == "no gain shown"
     # the same lines on the same maps: every candidate differs from the defaults by nothing at all
     rows = [line for line in validated.stdout.splitlines() if line.startswith("trial ")]
-    judged = {line.split("judged ", 1)[1].split("; chosen on", 1)[0] for line in rows}
-    assert len(rows) == 3 and len(judged) == 1, validated.stdout  # the defaults and two trials, all alike
+    chosen_on = {line.split("; chosen on", 1)[1].split(";", 1)[0] for line in rows}
+    assert len(rows) == 3 and len(chosen_on) == 1, validated.stdout  # the defaults and two trials, all alike
     assert all(re.search(r"vs the defaults [+-]0\.000 \[", line) for line in rows if " vs " in line), validated.stdout
-    if best["trial"] == 0:  # a tie on the maps it is chosen on: the defaults win it (nothing beat them)
-        assert best["failed"] == ["head_to_head"] and best["score"] == status["defaults"]["score"]
-    else:
-        assert best["training_panel"]["diff"] == 0.0 and best["head_to_head"]["diff"] == 0.0
-        assert best["held_out"]["diff"] == 0.0 and best["held_out"]["passed"]
+    # all alike, the race drops nothing and the reference is never chosen: the chosen trial's parts
+    # show what was measured, a difference of nothing (the not-worse parts, with a spread never
+    # seen, assume the largest one: not shown on a few maps)
+    assert best["trial"] != 0 and "head_to_head" in best["failed"]
+    assert best["training_panel"]["diff"] == 0.0 and best["head_to_head"]["diff"] == 0.0
+    assert best["held_out"]["diff"] == 0.0 and best["sprt"]["decision"] != "H1"
     refused = run_tune("export", "deaf", *storage, cwd=tmp_path, check=False)
     assert refused.returncode == 2 and "failed" in refused.stderr and "Traceback" not in refused.stderr

@@ -15,7 +15,7 @@ DEFAULTS = coefficients.defaults()
 def _h2h_spec(**overrides):
     data = tiny_spec_dict(n_trials=6, trials_in_flight=1, seed_bank={"start": 100, "count": 6},
                           sampler={"kind": "spsa", "seed": 4, "scoring": "head-to-head"},
-                          validation={"seeds": {"start": 5000, "count": 20}, "games": 20, "top_k": 3})
+                          validation={"seeds": {"start": 5000, "count": 300}, "games": 20, "top_k": 3})
     data.update(overrides)
     return parse_spec(data)
 
@@ -54,15 +54,20 @@ def test_the_point_found_is_validated_head_to_head_and_against_the_panel(any_url
         before = study_status(handle)["best"]
         assert before["trial"] == 6 and before["validated"] is False and "theta after 6" in before["point"]
         number, point = handle.final_point()
-        pool = FakePool(p_vs=lambda p, opponent: 0.8 if opponent == HEAD_TO_HEAD else 0.55)
+        # the point beats the reference head to head, and the panel better than the reference does
+        pool = FakePool(p_vs=lambda p, opponent: 0.8 if opponent == HEAD_TO_HEAD else (0.9 if p == point else 0.3))
         results = validate_study(handle, pool=pool)
         best = results[0]
         assert [r.trial for r in results] == [6, 0] and best.chosen and best.params == point
         assert best.selection is None  # nothing to choose between: judged on every map
-        assert best.parts["head_to_head"]["passed"] and best.parts["training_panel"]["rule"] == "not worse"
+        h2h = best.parts["head_to_head"]
+        assert h2h["passed"] and h2h["decision"] == "H1" and best.parts["training_panel"]["rule"] == "not worse"
         assert best.verdict == "gain"
         duel = [b for b in pool.submitted if b.opponent.name == HEAD_TO_HEAD]
-        assert sorted(s for b in duel for s in b.seeds) == list(range(5000, 5010))
+        # on every held-out map in order (it chooses nothing), in rounds of 100, until the SPRT decided
+        seeds = sorted(s for b in duel for s in b.seeds)
+        assert seeds == list(range(5000, 5000 + len(seeds))) and len(seeds) % 100 == 0 and 2 * len(seeds) == h2h["games"]
+        assert h2h["games"] < h2h["max_games"] == 2 * 300
         trial, values, validation = choose_trial(handle, None)
         assert trial == 6 and values == point
         prov = provenance(handle, trial, validation)

@@ -287,8 +287,17 @@ def test_validation_is_planned_as_it_plays_both_panels_the_head_to_head_games_an
     itself = _measure(kind="itself", time=fifty, costs={ITSELF: 8.0}, cpus=1.0, sd=0.3)
     result = plan(spec, training, 2, 3, more=[at_fifty, itself], validation_time=fifty)
     v = result["validation"]
-    panel_games = (2 + 1) * 4 * 3  # the defaults and the top 2, 4 games against each of 2 + 1 opponents
-    assert (v["panel_games"], v["head_to_head"]["games"], v["games"]) == (panel_games, 6, panel_games + 6)
+    # 4 games: one map to choose on, one to judge on. The race: the defaults and the top 2 against the
+    # 2 training opponents on the choosing map; judged: the chosen set and the defaults on the other,
+    # and against the held-out opponent on both
+    race = (2 + 1) * 2 * 1 * 2
+    panel_games = race + 2 * 2 * 1 * 2 + 2 * 2 * 2 * 1
+    assert (v["panel_games"], v["race_games"], v["head_to_head"]["games"], v["games"]) == \
+        (panel_games, race, 6, panel_games + 6)
+    sprt = v["head_to_head"]["sprt"]  # the SPRT's expected length, at most the 6 games its maps allow
+    assert sprt["max_games"] == 6 and sprt["expected_games_h0"] == sprt["expected_games_h1"] == 6
+    assert v["games_h1"] == v["max_games"] == panel_games + 6
+    assert 0 <= v["not_worse"]["training_panel_power"] <= 1 and 0 <= v["not_worse"]["held_out_power"] <= 1
     assert v["held_out_opponents"] == 1 and v["games_per_candidate"] == 12 and v["time_control"]["turn_ms"] == 50
     # CPU seconds at 50 ms (the pilot there), spread over the training pilot's 2 CPUs
     assert v["cost_from"] == "pilot" and v["seconds"] == pytest.approx((panel_games * 4.0 + 6 * 8.0) / 2.0, abs=0.1)
@@ -307,7 +316,7 @@ def test_a_panel_scored_spsa_study_plans_its_theta_beside_the_top_trials():
         "seeds": {"start": 5000, "count": 10}, "games": 4, "top_k": 2, "panel": ["random", "chaser", "hunter-v1"],
         "head_to_head_games": 6}))
     v = plan(spec, _measure(costs={"random": 1.0, "chaser": 1.0}, cpus=2.0), 2, 3)["validation"]
-    assert v["panel_games"] == (2 + 1 + 1) * 4 * 3  # the defaults, the top 2 and theta
+    assert v["race_games"] == (2 + 1 + 1) * 2 * 1 * 2  # the defaults, the top 2 and theta race on the choosing map
 
 
 def test_a_budget_too_small_is_a_refusal_beside_the_figures():
@@ -408,3 +417,28 @@ def test_the_predicted_time_is_a_range_from_the_rates_half_width():
     assert high == pytest.approx(r["recommendation"]["seconds"] / 0.75, abs=0.1)
     stored = Measured("stored", 64, 50.0, 0.35, 0.4, True, 0.5)  # no batches' spread: no range
     assert plan(spec, stored, 2, 2, hours=1.0)["recommendation"]["seconds_range"] is None
+
+
+def test_the_plan_predicts_the_sprt_s_length_as_the_simulated_test_plays_it():
+    """Wald's approximation of the head to head's expected games, against SPRTs run on pair
+    scores drawn at H0 and at H1 (the lab's own test, ``sprt_look``): within a quarter."""
+    import numpy as np
+
+    from tuning.stats.sequential import expected_pairs, sprt_look
+    from tuning.stats.sprt import Settings, logistic_score
+
+    settings = Settings(0.0, 10.0, 0.025, 0.05)
+    rng = np.random.default_rng(5)
+    for elo in (0.0, 10.0):
+        p = float(logistic_score(elo))
+        lengths = []
+        for _ in range(40):
+            games = (rng.random((6000, 2)) < p).mean(axis=1)  # pairs of two independent games: SD ~0.354
+            n = 0
+            while True:
+                n += 50
+                if sprt_look(list(games[:n]), settings)[1] is not None or n >= 6000:
+                    break
+            lengths.append(n)
+        predicted = expected_pairs(settings, elo, float(np.sqrt(p * (1 - p) / 2)))
+        assert abs(np.mean(lengths) - predicted) / predicted < 0.25, (elo, np.mean(lengths), predicted)

@@ -219,7 +219,8 @@ def test_the_page_states_the_verdict_and_the_defaults_as_validated(tmp_path, p_w
     from tuning.study.spec import parse_spec
 
     handle = create_study(parse_spec(tiny_spec_dict(n_trials=3, pruning={"enabled": False},
-                                                    validation={"seeds": {"start": 5000, "count": 20},
+                                                    # maps enough for the head to head's SPRT to decide
+                                                    validation={"seeds": {"start": 5000, "count": 230},
                                                                 "games": 40, "top_k": 1})),
                           f"sqlite:///{tmp_path}/s.db")
     try:

@@ -132,3 +132,34 @@ def test_a_command_with_a_newline_or_a_backslash_stays_inside_the_cpp_comment(tm
         subprocess.run(["g++", "-std=c++17", "-o", str(tmp_path / "show"), str(tmp_path / "main.cpp")], check=True,
                        cwd=tmp_path)
         assert subprocess.run([str(tmp_path / "show")]).returncode == 0
+
+
+def test_a_trial_the_validation_did_not_choose_is_no_gain_and_exported_only_when_allowed(sqlite_url):
+    """Issue 45: only the chosen trial played the verdict's three parts; another trial's training-
+    panel difference (from the race, where it was chosen against) is no verdict of its own."""
+    from tuning.results.export import check_gain
+    from tuning.results.verdict import GAIN, NO_GAIN, verdict_of
+
+    default = coefficients.defaults()["silence_cost"]
+    better = lambda p: 0.05 if p["silence_cost"] == default else 0.95  # noqa: E731  every tuned trial far better
+    handle = create_study(parse_spec(tiny_spec_dict(n_trials=4, pruning={"enabled": False}, validation={
+        "seeds": {"start": 5000, "count": 30}, "games": 40, "top_k": 2})), sqlite_url)
+    try:
+        StudyRunner(handle, pool=FakePool(p_win=better)).run()
+        results = validate_study(handle, pool=FakePool(p_win=better))
+        other = next(r for r in results if not r.chosen and r.trial != 0)
+        assert other.diff.low > 0  # the old fallback (training-panel difference alone) would have said "gain"
+        number, values, validation = choose_trial(handle, other.trial)
+        assert validation["parts"] is None and not validation["chosen"] and validation["has_parts"]
+        with pytest.raises(TuningError, match=r"not the trial its validation chose.*--allow-no-gain"):
+            check_gain(handle, number, validation, allow_no_gain=False, asked=True)
+        check_gain(handle, number, validation, allow_no_gain=True, asked=True)
+        prov = provenance(handle, number, validation, allowed_no_gain=True)
+        assert prov["verdict"] == NO_GAIN and "not chosen" in prov["not_chosen"]
+        assert "--allow-no-gain" in prov["exported_despite"]
+        assert verdict_of(None, 0.1, has_parts=True) == NO_GAIN  # a validation with parts: never "gain" without its own
+        assert verdict_of(None, 0.1) == GAIN  # one from before the parts keeps its old reading
+        chosen = choose_trial(handle, results[0].trial)[2]
+        assert "not_chosen" not in provenance(handle, results[0].trial, chosen)
+    finally:
+        handle.close()

@@ -179,3 +179,30 @@ def test_the_shipped_tuned_v3_file_is_a_v3_set_validated_by_its_head_to_head_stu
     assert provenance["head_to_head_low"] > 0  # above one half against the defaults
     moved = {k for k, v in values.items() if abs(v - C.defaults(C.V3)[k]) > 1e-9}
     assert moved == set(load_spec(path.parent / "selfplay-v3.toml").search)
+
+
+@pytest.mark.parametrize("validation, message", [
+    ({"elo0": 10.0, "elo1": 5.0}, r"validation: elo1 \(5\) must be above elo0 \(10\)"),
+    ({"alpha": 0.6}, "alpha"),
+    ({"beta": 0.0}, "beta"),
+    ({"not_worse_elo": 0.0}, "not_worse_elo"),
+    ({"not_worse_elo": 30, "elo": 5}, "elo"),  # a typo is refused, not ignored
+])
+def test_the_sequential_validation_keys_are_checked(validation, message):
+    with pytest.raises(SpecError, match=message):
+        parse_spec(tiny_spec_dict(validation={"seeds": {"start": 5000, "count": 10}, "games": 4, **validation}))
+
+
+def test_the_sequential_validation_keys_have_defaults_and_the_old_margin_still_works(capsys):
+    spec = parse_spec(tiny_spec_dict())
+    v = spec.validation
+    assert (v.elo0, v.elo1, v.alpha, v.beta, v.not_worse_elo, v.held_out_margin) == (0.0, 10.0, 0.025, 0.05, 30.0, None)
+    assert "held_out_margin" not in spec.stored()["validation"]
+    assert "held_out_margin" not in capsys.readouterr().err
+    # the former default, stored with every study before the margin was in Elo: judged like a new study
+    assert parse_spec(tiny_spec_dict(validation={"held_out_margin": 0.02})).validation.held_out_margin is None
+    # another margin still works, with one line naming the new key
+    older = parse_spec(tiny_spec_dict(validation={"held_out_margin": 0.05}), source="old.toml")
+    assert older.validation.held_out_margin == 0.05
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "validation.not_worse_elo" in err and "old.toml" in err

@@ -18,13 +18,15 @@ from typing import Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from ocean.bots import coefficients as registry
-from ocean.bots.external import RESERVED, ProgramSpec, absolute_cwd
+from ocean.bots.external import ProgramSpec, absolute_cwd
 from ocean.bots.registry import STUDY_POLICIES
 from ocean.constants import FIRST_TURN_MS, TURN_MS
 from ocean.sandbox import CODINGAME_MEMORY_MB, MAX_MEMORY_MB, SandboxPolicy
 from ocean.timecontrol import TimeControl
 from tuning.errors import SpecError
 from tuning.study.names import NAME_RULE, name_problem
+from tuning.study.searchchecks import (coefficients_of, check_fixed, check_program_entry, check_program_range,
+                                       check_program_reach, check_range)
 from tuning.study.specerrors import first_error
 
 __all__ = ["SeedRange", "SamplerSpec", "SearchRange", "PruningSpec", "ValidationSpec", "ProgramBot", "TimeSpec", "SandboxSpec",
@@ -33,10 +35,6 @@ __all__ = ["SeedRange", "SamplerSpec", "SearchRange", "PruningSpec", "Validation
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 _ENV_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
-
-
-def _coefs(policy: str) -> dict:
-    return {c.name: c for c in registry.registry(policy)}
 
 
 class _Strict(BaseModel):
@@ -330,10 +328,10 @@ class StudySpec(_Strict):
             return value
         program = info.data.get("bot") is not None
         policy = info.data.get("policy", registry.V1)
-        known = _coefs(policy)
+        known = coefficients_of(policy)
         for name, entry in value.items():
             if program:
-                _check_program_entry(name, entry)
+                check_program_entry(name, entry)
                 continue
             if name not in known:
                 raise ValueError(f"unknown coefficient {name!r}; known: {', '.join(known)} (the coefficients of "
@@ -353,18 +351,18 @@ class StudySpec(_Strict):
         for name, entry in self.search.items():
             if isinstance(entry, SearchRange):
                 if self.bot is not None:
-                    _check_program_range(name, entry)
+                    check_program_range(name, entry)
                 else:
-                    _check_range(name, entry, self.policy)
+                    check_range(name, entry, self.policy)
                 tuned += 1
             elif self.bot is None:
-                _check_fixed(name, entry, self.policy)
+                check_fixed(name, entry, self.policy)
         if tuned == 0:
             raise ValueError("search: nothing to tune; give at least one "
                              + ("parameter a range, e.g. aggression = { low = 0.0, high = 1.0 }" if self.bot
                                 else "coefficient a range, e.g. silence_cost = {}"))
         if self.bot is not None:
-            _check_program_reach(self.bot.program(), self.search)
+            check_program_reach(self.bot.program(), self.search)
         if self.games_per_opponent is not None:
             _check_games("games_per_opponent", self.games_per_opponent, "seed_bank", self.seed_bank)
         _check_games("validation.games", self.validation.games, "validation.seeds", self.validation.seeds)
@@ -454,88 +452,6 @@ def _check_panel(value: Any) -> Any:
     elif not value:
         raise ValueError("name a panel or list the opponents")
     return value
-
-
-def _check_program_entry(name: str, entry: Any) -> None:
-    if not name.isidentifier():
-        raise ValueError(f"parameter name {name!r} must be a plain name (letters, digits, _), as in {{{name}}}")
-    if name in RESERVED:
-        raise ValueError(f"{name!r} is filled in by the lab ({{{name}}}); give your parameter another name")
-    if isinstance(entry, bool) or not isinstance(entry, (dict, int, float)):
-        raise ValueError(f"{name} = {entry!r}: give a number (a fixed value) or a table "
-                         "{low = .., high = .., integer = .., log = .., default = ..} (a tuned range)")
-    if not isinstance(entry, dict) and not math.isfinite(entry):
-        raise ValueError(f"{name} = {entry!r}: a fixed value must be finite (a number the program "
-                         "can read)")
-    if isinstance(entry, dict):
-        for key in ("low", "high"):
-            if key not in entry:
-                raise ValueError(f"{name}: a program's parameter needs explicit bounds, e.g. "
-                                 f"{name} = {{ low = 0.0, high = 1.0 }} (missing {key})")
-
-
-def _check_program_range(name: str, entry: SearchRange) -> None:
-    where = f"search.{name}"
-    low, high = entry.low, entry.high
-    for label, value in (("low", low), ("high", high)) + ((("default", entry.default),) if entry.default is not None
-                                                           else ()):
-        if not math.isfinite(value):
-            raise ValueError(f"{where}.{label} must be a finite number")
-        if entry.integer and not float(value).is_integer():
-            raise ValueError(f"{where}.{label} = {value!r} must be whole: {name} is an integer")
-    _check_order(name, low, high, entry.log)
-    if entry.default is not None and not low <= entry.default <= high:
-        raise ValueError(f"{where}.default = {_fmt(entry.default)} is outside [{_fmt(low)}, {_fmt(high)}]")
-
-
-def _check_program_reach(program: ProgramSpec, search: dict) -> None:
-    """Every placeholder is declared, and every declared parameter reaches the program."""
-    used = program.parameter_names()
-    for name in sorted(used - set(search)):
-        raise ValueError(f"bot: {{{name}}} has no value; declare it in [search], e.g. "
-                         f"{name} = {{ low = 0.0, high = 1.0 }}, or give it a fixed value, e.g. {name} = 3")
-    if not program.reads_all():
-        for name in sorted(set(search) - used):
-            raise ValueError(f"search.{name} never reaches the program: use {{{name}}} in bot.command or bot.env, "
-                             f"or set bot.params_file = \"toml\" (or \"json\")")
-
-
-def _fmt(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else repr(float(value))
-
-
-def _check_range(name: str, entry: SearchRange, policy: str) -> None:
-    c = _coefs(policy)[name]
-    low = c.low if entry.low is None else entry.low
-    high = c.high if entry.high is None else entry.high
-    where = f"search.{name}"
-    for label, value in (("low", low), ("high", high)):
-        if not math.isfinite(value) or value < c.low or value > c.high:
-            raise ValueError(f"{where}.{label} = {_fmt(value)} is outside the coefficient's range; "
-                             f"expected {c.describe_range()}")
-        if c.integer and not float(value).is_integer():
-            raise ValueError(f"{where}.{label} = {value!r} must be whole: {name} is an integer")
-    _check_order(name, low, high, entry.log)
-    # Trial 0 plays the bot's defaults, the reference every trial is compared with.
-    if not low <= c.default <= high:
-        raise ValueError(f"{where}: the range [{_fmt(low)}, {_fmt(high)}] must hold {policy}'s default "
-                         f"{_fmt(c.default)} (trial 0 plays the defaults); widen it")
-
-
-def _check_order(name: str, low: float, high: float, log: bool) -> None:
-    """A range's bounds in order, and positive on a log scale."""
-    if low >= high:
-        raise ValueError(f"search.{name}: low ({_fmt(low)}) must be below high ({_fmt(high)}); "
-                         f"to fix the value write {name} = {_fmt(low)}")
-    if log and low <= 0:
-        raise ValueError(f"search.{name}: a log scale needs low > 0 (got {_fmt(low)}); set low, e.g. low = 0.01")
-
-
-def _check_fixed(name: str, value: float, policy: str) -> None:
-    try:
-        registry.validate({name: value}, partial=True, policy=policy)
-    except registry.ParamsError as exc:
-        raise ValueError(f"search.{exc}") from None
 
 
 def expand_env(value: str) -> str:

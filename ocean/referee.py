@@ -66,9 +66,11 @@ def _answer(bot, timeout_ms: int) -> tuple[str | None, str | None]:
         why = _crash(bot)
     bot.failed = {"answer": len(getattr(bot, "answer_ms", None) or ()) + 1,
                   "after_ms": round((time.monotonic() - start) * 1000.0, 2)}
-    # A program that exits just after its deadline (one dying at its start on a busy machine)
-    # crashed: its exit code and stderr say why, where "Timeout!" would hide it.
-    if late and hasattr(bot, "exited_within") and bot.exited_within(CRASH_GRACE_S):
+    # A program that fails just after its deadline (one dying at its start on a busy machine)
+    # crashed: its exit code and stderr say why, where "Timeout!" would hide it. One that ends
+    # well (exit code 0) after its deadline was late: its answer came after it.
+    if late and hasattr(bot, "exited_within") and bot.exited_within(CRASH_GRACE_S) \
+            and _exit_code(bot) not in (None, 0):
         why = _crash(bot)
     return None, why
 

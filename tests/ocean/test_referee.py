@@ -82,6 +82,14 @@ def test_a_program_dying_just_after_its_first_deadline_is_reported_as_its_crash(
                                           "(official reason: Timeout!)")
 
 
+def test_a_program_answering_just_after_its_deadline_and_ending_well_was_late_not_crashed(tmp_path):
+    script = tmp_path / "late.sh"
+    script.write_text("sleep 0.05\necho 7 7\n")  # its answer, late, then exit code 0
+    verdict, _ = referee_game(3, (f"sh {script}", _cmd("walker.py")),
+                              time=TimeControl(turn_ms=50, first_turn_ms=5))
+    assert verdict["disqualified"][0] == "Timeout!"
+
+
 def test_garbage_output_disqualifies_as_an_unknown_command():
     verdict, data = referee_game(4, (_cmd("garbage.py"), _cmd("walker.py")), time=TimeControl(turn_ms=1000))
     assert verdict["scores"][0] == -1 and verdict["disqualified"][0] == "Unknown command"

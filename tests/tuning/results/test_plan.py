@@ -374,8 +374,8 @@ def test_the_quick_study_is_never_recommended_more_trials_than_its_seed_bank_mak
         if capped:
             assert r["limit_reason"].startswith(f"the seed bank, not the budget, limits n_trials to {r['n_trials']}")
             assert r["seconds"] < 2 * 3600 and "seed_bank count about" in r["limit_reason"]
-        else:
-            assert r["limit_reason"] is None
+        else:  # the budget limits; at most it raised the maps a trial plays, and says so
+            assert r["limit_reason"] is None or r["limit_reason"].startswith("games_per_opponent raised from")
     # the cap itself: the best of n on the same maps leads by ~E[max of n normals] x SD/sqrt(pairs)
     assert useful_trials(0.5, 400, 0.05) == useful_trials(0.25, 100, 0.05)  # only the trial's error counts
     assert useful_trials(0.5, 400, 0.05) < useful_trials(0.5, 1600, 0.05)  # more maps, more useful trials

@@ -66,7 +66,9 @@ def test_every_run_is_a_real_study_chosen_and_reported_on_disjoint_maps(ray_clus
             seeds = {s for (s,) in conn.execute(sa.text("SELECT DISTINCT seed FROM ocean_games WHERE phase = 'validate'"))}
             trained = conn.execute(sa.text("SELECT count(*) FROM ocean_games WHERE phase = 'train'")).scalar()
         engine.dispose()
-        assert seeds == set(range(900000, 900010))  # chosen on the first half of the held-out maps...
+        # chosen on the first half of the held-out maps (the sequential validation's race may stop
+        # before it has played all of them)...
+        assert seeds and seeds <= set(range(900000, 900010)), sorted(seeds)
         assert trained == r["train_games"] and 0 <= r["low"] <= r["score"] <= r["high"] <= 1
         assert 0 <= r["h2h_low"] <= r["h2h_score"] <= r["h2h_high"] <= 1  # the chosen best against the defaults
     # ...and reported on the second: the same maps for every run, so the defaults score once

@@ -55,7 +55,12 @@ _INPUT_GUARD_S = 5.0
 
 
 class BotTimeout(Exception):
-    """The bot did not print a complete line within the deadline."""
+    """The bot did not print a complete line within the deadline; ``waited_ms``: how long it had,
+    counted from where its clock started (the pipe took its whole input), as the deadline is."""
+
+    def __init__(self, message: str, waited_ms: float | None = None):
+        super().__init__(message)
+        self.waited_ms = waited_ms
 
 
 class BotClosed(Exception):
@@ -321,7 +326,7 @@ class BotProcess:
                 ready = self._poll(math.ceil(remaining_ms))
             if not ready:
                 if time.monotonic() >= deadline:
-                    self._timed_out(timeout_ms)
+                    self._timed_out(timeout_ms, start)
                 continue
             if self._err_fd is not None and self._err_fd in ready:
                 self._read_stderr()
@@ -336,14 +341,14 @@ class BotProcess:
             if self._pidfd is not None and self._pidfd in ready:
                 self._exited = True
             if time.monotonic() >= deadline and not self._eof and not self._exited:
-                self._timed_out(timeout_ms)
+                self._timed_out(timeout_ms, start)
 
-    def _timed_out(self, timeout_ms: int) -> None:
+    def _timed_out(self, timeout_ms: int, start: float) -> None:
         """Raise BotTimeout, or BotClosed if the program has already exited (its exit not yet
         seen by the poll): a crash is reported as one, with its exit code and stderr."""
         if self._exited or self.returncode is not None:
             raise BotClosed(self._closed_message("exited"))
-        raise BotTimeout(f"no complete line within {timeout_ms} ms")
+        raise BotTimeout(f"no complete line within {timeout_ms} ms", (time.monotonic() - start) * 1000.0)
 
     def exited_within(self, seconds: float) -> bool:
         """Whether the program exits within ``seconds`` (at once if it has). After a missed

@@ -56,16 +56,20 @@ def _answer(bot, timeout_ms: int) -> tuple[str | None, str | None]:
     ``bot.failed`` says which answer it lost and how long the referee had waited for it."""
     start = time.monotonic()
     late = False
+    waited_ms = None
     try:
         return bot.read_line(timeout_ms), None
-    except BotTimeout:
+    except BotTimeout as exc:
         why, late = TIMEOUT, True
+        # the program's clock started when the pipe took its input, before this call: the wait
+        # said is the one its deadline counted (never a timeout "after" less than its limit)
+        waited_ms = exc.waited_ms
     except BotLineTooLong as exc:
         why = f"{exc}: disqualified (official reason: {TIMEOUT})"
     except BotClosed:
         why = _crash(bot)
     bot.failed = {"answer": len(getattr(bot, "answer_ms", None) or ()) + 1,
-                  "after_ms": round((time.monotonic() - start) * 1000.0, 2)}
+                  "after_ms": round(waited_ms if waited_ms is not None else (time.monotonic() - start) * 1000.0, 2)}
     # A program that fails just after its deadline (one dying at its start on a busy machine)
     # crashed: its exit code and stderr say why, where "Timeout!" would hide it. One that ends
     # well (exit code 0) after its deadline was late: its answer came after it.

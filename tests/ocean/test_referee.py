@@ -217,3 +217,21 @@ def test_each_disqualification_reason_has_one_kind_for_the_counts_people_read():
     assert {reason: failure_kind(reason) for reason in reasons} == reasons
     assert failure_kinds({ERROR_TEXT[ERR_UNKNOWN]: 2, TIMEOUT: 5, _closed_reason(3, "x"): 1,
                           _closed_reason(4, "y"): 2}) == {"timeout": 5, "crash": 3, "illegal": 2}
+
+
+def test_a_timeout_is_said_after_the_wait_its_deadline_counted_never_less_than_its_limit():
+    # The clock starts when the pipe takes the input; a referee that reaches its read later (a
+    # busy machine) must still say the wait the deadline counted, not its own shorter one.
+    import time as clock
+
+    from ocean._process import BotProcess
+    from ocean.referee import TIMEOUT, _answer
+    from tests.ocean.test_process import INIT, TURN
+
+    with BotProcess(_cmd("sleeper.py")) as proc:
+        proc.send(INIT)
+        assert proc.read_line(3000) == "2 1"
+        proc.send(TURN)
+        clock.sleep(0.06)
+        assert _answer(proc, 100) == (None, TIMEOUT)
+        assert proc.failed["answer"] == 2 and proc.failed["after_ms"] >= 100

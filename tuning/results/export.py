@@ -137,6 +137,8 @@ def provenance(handle: StudyHandle, trial: int, validation: dict | None, *, allo
         "seed_bank": spec.seed_bank.describe(),
         "sampler": spec.sampler.kind + (" head-to-head" if spec.sampler.head_to_head else ""),
         "tuned_turn_ms": tuned.turn_ms, "tuned_first_turn_ms": tuned.first_turn_ms, "tuned_time_scale": tuned.scale,
+        # the limits were widened by this on the tuning machine; what programs were told was not
+        "tuned_machine_scale": tuned.machine,
         "package_version": package_version(),
         "git_commit": git_commit(),
         **code_provenance(handle, validation),

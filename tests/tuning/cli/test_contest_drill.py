@@ -69,7 +69,9 @@ def test_a_timed_c_bot_tuned_short_killed_resumed_and_validated_at_the_contests_
     best = status["best"]
     assert best["validated"] and best["time_control"] == {"turn_ms": 50, "first_turn_ms": 1000, "scale": 20.0}
     assert best["verdict"] == ("gain" if best["diff_low"] is not None and best["diff_low"] > 0 else "no gain shown")
-    assert status["games"]["validate"] == 2 * 2 * 8
+    # the race and the judged half: the chosen set and the defaults, 2 opponents, 8 games each; then
+    # head to head, the SPRT's one round over the 2 held-out maps it may use, both sides
+    assert status["games"]["validate"] == 2 * 2 * 8 + 2 * 2
     exported = run_tune("export", "contest", "--format", "toml", "--storage", url, cwd=tmp_path, check=False)
     if best["verdict"] == "gain":
         assert exported.returncode == 0 and "validated_turn_ms = 50" in exported.stdout

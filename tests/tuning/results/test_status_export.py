@@ -92,7 +92,8 @@ def test_export_refuses_a_best_with_no_gain_shown_unless_allowed(ran):
     check_gain(ran, number, validation, allow_no_gain=True, asked=False)
     prov = provenance(ran, number, validation, allowed_no_gain=True)
     assert prov["verdict"] == "no gain shown" and "--allow-no-gain" in prov["exported_despite"]
-    assert (prov["tuned_turn_ms"], prov["tuned_first_turn_ms"], prov["tuned_time_scale"]) == (50, 1000, 1.0)
+    assert (prov["tuned_turn_ms"], prov["tuned_first_turn_ms"], prov["tuned_time_scale"],
+            prov["tuned_machine_scale"]) == (50, 1000, 1.0, 1.0)
     assert (prov["validated_turn_ms"], prov["validated_first_turn_ms"], prov["validated_time_scale"]) == (50, 1000, 1.0)
     check_gain(ran, 0, choose_trial(ran, 0)[2], allow_no_gain=False, asked=True)  # the defaults, by number
     assert "exported_despite" not in provenance(ran, number, validation)
@@ -161,5 +162,15 @@ def test_a_trial_the_validation_did_not_choose_is_no_gain_and_exported_only_when
         assert verdict_of(None, 0.1) == GAIN  # one from before the parts keeps its old reading
         chosen = choose_trial(handle, results[0].trial)[2]
         assert "not_chosen" not in provenance(handle, results[0].trial, chosen)
+    finally:
+        handle.close()
+
+
+def test_the_provenance_names_the_machine_scale_the_study_was_tuned_at(sqlite_url):
+    handle = create_study(parse_spec(tiny_spec_dict(n_trials=1, time={"machine_scale": 3})), sqlite_url)
+    try:
+        StudyRunner(handle, pool=FakePool(p_win=lambda p: 0.5)).run()
+        prov = provenance(handle, 0, None)
+        assert prov["tuned_machine_scale"] == 3.0 and prov["tuned_time_scale"] == 1.0
     finally:
         handle.close()

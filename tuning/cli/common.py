@@ -15,7 +15,8 @@ __all__ = ["STORAGE_HELP", "RAY_HELP", "fail", "user_errors", "connect_said", "f
            "figures_line", "browser_line",
            "json_text"]
 
-STORAGE_HELP = "Study database URL (default: $OCEAN_STORAGE, else sqlite:///studies/NAME.db)."
+STORAGE_HELP = ("Study database URL (default: $OCEAN_STORAGE, else the study file's `storage` key, remembered at "
+                "launch for the commands that take a NAME, else sqlite:///studies/NAME.db under the current folder).")
 RAY_HELP = "Join this Ray cluster (host:port or 'auto'; default: a local Ray on every core, or $RAY_ADDRESS)."
 
 

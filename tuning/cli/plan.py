@@ -10,6 +10,8 @@ import typer
 from tuning.cli.bars import counting_bar
 from tuning.cli.common import RAY_HELP, STORAGE_HELP, fail, json_text, user_errors
 
+NEAR_LIMIT = 0.8  # a longest answer past this share of its limit is warned about
+
 __all__ = ["plan", "COMMANDS"]
 
 
@@ -189,8 +191,10 @@ def _ms(x) -> str:
 
 
 def _program_line(p: dict) -> str:
+    limits = p.get("limits_ms")
+    held = "" if limits is None else f"; held to {limits['turn_ms']} and {limits['first_turn_ms']} ms"
     told = "" if p["told"] is None else \
-        f" (told {p['told']['turn_ms']} ms a turn, {p['told']['first_turn_ms']} ms the first)"
+        f" (told {p['told']['turn_ms']} ms a turn, {p['told']['first_turn_ms']} ms the first{held})"
     name = {"tuned": "the tuned bot", "itself": "its copy, the opponent"}.get(p["role"]) or \
         "opponent " + (p["name"] if len(p["name"]) <= 48 else p["name"][:45] + "...")
     parts = []
@@ -200,12 +204,27 @@ def _program_line(p: dict) -> str:
                      f"{_ms(a['max'])} at most)")
     if f is not None:
         parts.append(f"first answer {_ms(f['mean'])} on average, {_ms(f['max'])} at most")
+    near = _near_limits(a, f, limits)
+    if near:
+        parts.append(near)
     if p["games"]:
         rate = p["disqualified"] / p["games"]
         why = "" if not p["disqualified"] else ": " + (
             ", ".join(f"{r} ({n})" for r, n in p["reasons"].items()) if p["reasons"] else f"first: {p['first_reason']}")
         parts.append(f"disqualified in {p['disqualified']} of {p['games']} games ({rate:.0%}){why}")
     return f"    {name}{told}: " + "; ".join(parts)
+
+
+def _near_limits(later: dict | None, first: dict | None, limits: dict | None) -> str:
+    """A warning when a program's longest answer came within ``NEAR_LIMIT`` of the limit it is
+    held to: on a busier moment (or CodinGame's machine) the same answer is a loss."""
+    if limits is None:
+        return ""
+    close = [f"{what} {_ms(figures['max'])} of its {limit} ms" for what, figures, limit in
+             (("its longest answer", later, limits["turn_ms"]), ("its longest first answer", first, limits["first_turn_ms"]))
+             if figures is not None and figures["max"] is not None and figures["max"] >= NEAR_LIMIT * limit]
+    return "" if not close else "NEAR ITS LIMIT: " + ", ".join(close) + \
+        " (give it more time: [time] machine_scale, docs/programs.md)"
 
 
 def _print_pilot(m: dict, first: bool) -> None:

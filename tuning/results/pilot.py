@@ -112,7 +112,9 @@ class _Tally:
         later = None if not self.later else {"mean": _round(self.later_ms / self.later),
                                              "p90": _round(_quantile(self.longest, 0.9)),
                                              "max": _round(max(self.longest))}
-        return {"name": self.name, "role": self.role, "told": told, "games": self.games,
+        limits = None if self.told is None else {"turn_ms": self.told.turn_limit_ms,
+                                                 "first_turn_ms": self.told.first_limit_ms}
+        return {"name": self.name, "role": self.role, "told": told, "limits_ms": limits, "games": self.games,
                 "first_answer_ms": first, "answer_ms": later, "disqualified": self.disqualified,
                 "disqualified_rate": _round(self.disqualified / self.games) if self.games else None,
                 "disqualified_early": self.early, "reasons": dict(self.reasons.most_common(_REASONS)),
@@ -164,7 +166,8 @@ def _pilot(spec: StudySpec, panel: list, pairs: int, workers: int, pool, progres
     total = sum(b.games for b in pending)
     scores: dict = {}
     tuned = None if spec.bot is None else _Tally("the tuned bot", "tuned", told)
-    opponents = {b.name: _Tally(b.name, kind if kind == "itself" else "opponent", b.program.time or told)
+    opponents = {b.name: _Tally(b.name, kind if kind == "itself" else "opponent",
+                                b.program.time if told is None else told.for_program(b.program.time))
                  for b in panel if b.is_program}
     seconds: Counter = Counter()
     games: Counter = Counter()

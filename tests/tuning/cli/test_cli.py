@@ -187,6 +187,8 @@ def test_every_command_has_help():
     for command in ("launch", "resume", "status", "validate", "export", "dashboard", "bench"):
         result = runner.invoke(app, [command, "--help"])
         assert result.exit_code == 0 and "Usage" in result.output
+    launch = " ".join(runner.invoke(app, ["launch", "--help"], terminal_width=200).output.split())
+    assert "the study file's `storage` key" in launch  # where the database is, when --storage is not given
 
 
 def test_dashboard_serves_the_study_database(tmp_path):

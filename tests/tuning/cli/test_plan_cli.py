@@ -76,7 +76,9 @@ def test_a_programs_plan_says_what_it_saw_and_plans_validation_at_its_time_contr
     assert v["time_control"]["turn_ms"] == 30 and v["held_out_opponents"] == 1 and v["cost_from"] == "pilot"
     assert v["games"] == 2 * 4 * 2 + 4 and v["head_to_head"]["games"] == 4  # defaults and top 1, 4 games x 2; 4 h2h
     assert p["shorter_turn_cheaper"] is False
-    assert "the tuned bot (told 3 ms a turn, 1000 ms the first): answers in" in result.stdout
+    # the limits it was held to: the times told x the study's timeout_scale 20
+    assert tuned["limits_ms"] == {"turn_ms": 60, "first_turn_ms": 20000}
+    assert "the tuned bot (told 3 ms a turn, 1000 ms the first; held to 60 and 20000 ms): answers in" in result.stdout
     assert "a shorter turn_ms will not make games cheaper" in result.stdout and "validation at 30 ms" in result.stdout
     # what its programs can reach here (issue 45): sandboxed or not, in one line, and the memory limit
     assert p["sandbox"]["memory_mb"] == 768 and not p["sandbox"]["required"]
@@ -113,3 +115,17 @@ def test_the_quick_study_is_planned_within_its_seed_bank_with_its_time_as_a_rang
     assert p["study_budget"]["seconds_range"][0] < p["study_budget"]["seconds"]
     assert p["games_per_s_half_width"] > 0 and "at this load)" in result.stdout
     assert f"n_trials = {r['n_trials']}," in result.stdout
+
+
+def test_a_program_answering_near_its_limit_is_warned_about_with_the_limits_it_was_held_to():
+    from tuning.cli.plan import _program_line
+
+    program = {"name": "rival", "role": "opponent", "told": {"turn_ms": 100, "first_turn_ms": 1000, "scale": 4.0},
+               "limits_ms": {"turn_ms": 400, "first_turn_ms": 4000}, "games": 10, "disqualified": 0,
+               "reasons": {}, "first_reason": None,
+               "answer_ms": {"mean": 120.0, "p90": 300.0, "max": 395.0}, "first_answer_ms": {"mean": 900.0, "max": 950.0}}
+    line = _program_line(program)
+    assert "held to 400 and 4000 ms" in line
+    assert "NEAR ITS LIMIT: its longest answer 395 ms of its 400 ms" in line and "first answer" not in line.split("NEAR")[1]
+    program["answer_ms"]["max"] = 200.0
+    assert "NEAR ITS LIMIT" not in _program_line(program)

@@ -161,4 +161,8 @@ def test_compose_keeps_postgres_private_and_secrets_out_of_the_file():
     assert "POSTGRES_HOST_AUTH_METHOD" not in text  # no trust authentication inside the network
     for name in ("ray-head", "ray-worker", "driver"):
         env = compose["services"][name]["environment"]
-        assert env["RAY_AUTH_MODE"] == "token" and env["RAY_AUTH_TOKEN"].startswith("${RAY_AUTH_TOKEN:?")
+        # the token from a Compose secret (a file), never in a Ray process's environment
+        assert env["RAY_AUTH_MODE"] == "token" and "RAY_AUTH_TOKEN" not in env, name
+        assert env["RAY_AUTH_TOKEN_PATH"] == "/run/secrets/ray_token" and "ray_token" in compose["services"][name]["secrets"]
+    assert compose["secrets"]["ray_token"] == {"environment": "RAY_AUTH_TOKEN"}
+    assert compose["x-token-check"].startswith("${RAY_AUTH_TOKEN:?")  # required, no default

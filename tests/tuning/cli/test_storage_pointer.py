@@ -22,7 +22,7 @@ def test_commands_by_name_find_the_storage_the_study_file_named(tmp_path, ray_cl
     # the next step is named (issue 49): play the file as a program, or against its defaults
     assert exported.stderr.strip().splitlines()[-1] == (
         "next: play it as a CodinGame program: ocean bot --params best.toml; or against its defaults: "
-        "ocean arena --bots params:best.toml,tunable-v1 --games 100")
+        "ocean arena --bots params:best.toml,tunable --games 100")  # the policy the file plays (v1)
     # --storage still wins over what was remembered
     other = run_tune("status", "tiny", "--storage", "sqlite:///nowhere/tiny.db", cwd=tmp_path, check=False)
     assert other.returncode == 2 and "no study database" in other.stderr

@@ -74,7 +74,9 @@ def test_a_programs_plan_says_what_it_saw_and_plans_validation_at_its_time_contr
     assert tuned["role"] == "tuned" and tuned["told"]["turn_ms"] == 3 and tuned["answer_ms"]["mean"] >= 8
     v = p["validation"]
     assert v["time_control"]["turn_ms"] == 30 and v["held_out_opponents"] == 1 and v["cost_from"] == "pilot"
-    assert v["games"] == 2 * 4 * 2 + 4 and v["head_to_head"]["games"] == 4  # defaults and top 1, 4 games x 2; 4 h2h
+    # defaults and top 1, 4 games x 2 opponents; head to head on the 3 maps the best was not chosen on
+    # (the judged one and the 2 the panels leave of validation.seeds' 4), both sides
+    assert v["panel_games"] == 2 * 4 * 2 and v["head_to_head"]["games"] == 6 and v["games"] == 2 * 4 * 2 + 6
     assert p["shorter_turn_cheaper"] is False
     # the limits it was held to: the times told x the study's timeout_scale 20
     assert tuned["limits_ms"] == {"turn_ms": 60, "first_turn_ms": 20000}

@@ -117,12 +117,12 @@ def test_a_driver_on_a_started_cluster_runs_a_study_into_postgres(ray_nodes, pg_
 
 def test_a_program_study_checks_every_node_and_names_the_one_missing_a_dependency(tmp_path):
     # The program runs everywhere but on the worker node, where a library it needs is missing
-    # (simulated: the node's environment says so, and the wrapper exits as a loader would; a name
-    # of the program's own, as the lab's OCEAN_* variables never reach a program).
+    # (simulated: the node's JAVA_HOME names a runtime that is not there, and the wrapper exits as
+    # a loader would; JAVA_HOME is one of the few variables a program gets, sandboxed or not).
     wrapper = tmp_path / "mybot"
     wrapper.write_text("#!/bin/sh\n"
-                       "if [ -n \"$MYBOT_TEST_NO_LIB\" ]; then echo 'libknob.so: cannot open shared object file' >&2; "
-                       "exit 127; fi\n"
+                       "if [ \"$JAVA_HOME\" = /opt/no-such-runtime ]; then "
+                       "echo 'libknob.so: cannot open shared object file' >&2; exit 127; fi\n"
                        f"exec {sys.executable} {KNOB} \"$@\"\n")
     wrapper.chmod(0o755)
     (tmp_path / "s.toml").write_text(textwrap.dedent("""
@@ -138,7 +138,7 @@ def test_a_program_study_checks_every_node_and_names_the_one_missing_a_dependenc
     """))
     tune = [sys.executable, "-m", "tuning"]
     storage = f"sqlite:///{tmp_path}/s.db"
-    with two_nodes({"MYBOT_TEST_NO_LIB": "1"}) as (address, env):
+    with two_nodes({"JAVA_HOME": "/opt/no-such-runtime"}) as (address, env):
         refused = subprocess.run([*tune, "launch", "s.toml", "--storage", storage, "--ray-address", address],
                                  cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert refused.returncode == 2, refused.stderr[-2000:]
@@ -164,7 +164,7 @@ def test_a_node_that_dies_during_the_program_check_is_left_out_and_the_study_run
         def parent(pid):
             return int(open(f"/proc/{{pid}}/stat").read().rpartition(")")[2].split()[1])
 
-        if os.environ.get("MYBOT_TEST_DIE"):
+        if os.environ.get("JAVA_HOME") == "/opt/die-here":
             node, pid = None, os.getppid()
             while pid > 1 and node is None:  # up to the node's `ray start --block`
                 cmd = open(f"/proc/{{pid}}/cmdline", "rb").read().split(bytes(1))
@@ -200,11 +200,19 @@ def test_a_node_that_dies_during_the_program_check_is_left_out_and_the_study_run
         skill = { low = 0.9, high = 1.0 }
     """))
     tune = [sys.executable, "-m", "tuning"]
-    with two_nodes({"MYBOT_TEST_DIE": "1"}) as (address, env):
+    # The order to die travels in the node's JAVA_HOME (one of the variables a program gets); that
+    # node runs its programs unsandboxed, as a sandboxed one could not see, let alone kill, them.
+    with two_nodes({"JAVA_HOME": "/opt/die-here", "OCEAN_NO_SANDBOX": "1"}) as (address, env):
         launched = subprocess.run([*tune, "launch", "s.toml", "--storage", f"sqlite:///{tmp_path}/s.db",
                                    "--ray-address", address], cwd=tmp_path, env=env, capture_output=True, text=True,
                                   timeout=400)
-        status = subprocess.run([RAY, "status", f"--address={address}"], env=env, capture_output=True, text=True)
+        deadline = time.monotonic() + 60  # Ray's own view of its resources follows a node's death late
+        while True:
+            status = subprocess.run([RAY, "status", f"--address={address}"], env=env, capture_output=True,
+                                    text=True)
+            if "/1.0 CPU" in status.stdout or time.monotonic() > deadline:
+                break
+            time.sleep(2)
     assert launched.returncode == 0, launched.stderr[-3000:]
     assert "Traceback" not in launched.stderr and "2 complete" in launched.stderr + launched.stdout
     assert "/1.0 CPU" in status.stdout, status.stdout  # the worker node did die: the head's CPU is left

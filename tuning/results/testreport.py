@@ -336,8 +336,8 @@ def _page(spec: TestSpec, s: dict, images: dict[str, str]) -> str:
     if s.get("duel"):
         names = {NEW: f"new: {s['new']}", BASE: f"base: {s['base']}"}
         duels = {(role, o): d for role in (NEW, BASE) for o, d in s["duel"].get(str(role), {}).items()}
-        opponents += (f"<h2>The duel</h2><p class=note>Over every game stored, {DUEL_NOTE.format(a='the bot', b='its opponent')}</p>"
-                      + duel_table(duels, names.get, str))
+        note = DUEL_NOTE.format(a="the bot", b="its opponent")
+        opponents += f"<h2>The duel</h2><p class=note>Over every game stored, {note}</p>" + duel_table(duels, names.get, str)
     return html_page(f"Test {s['test']}", f"""<h1>Test <code>{esc(s['test'])}</code></h1>
 <p class=note>Written by <code>tune report</code> from the study database: a sequential test (pentanomial
 GSPRT) of the new bot against the base bot on pairs of games (each map played twice, sides swapped).</p>

@@ -45,9 +45,14 @@ ST_SELF_DAMAGE = 8  # lives we lost to our own torpedoes and mines
 ST_MINE_DAMAGE_TAKEN = 9  # lives we lost to the opponent's mines
 ST_TORPEDO_DAMAGE_TAKEN = 10
 ST_MOVES = 11
-STATS_COUNT = 12
+ST_FIRST_DAMAGE = 12  # 1 if our torpedo or mine took the game's first life from the opponent
+ST_DIRECT_HITS = 13  # torpedoes that exploded on the opponent's cell (2 damage) and cost it a life
+ST_SURFACES_UNDER_FIRE = 14  # SURFACEs after the opponent took a life from us in one of its last two turns
+STATS_COUNT = 15  # the statistics reported; the fields after them are the engine's own
+ST_HIT_AT = 15  # TURN of the opponent's last turn that took a life from us, 0 if none yet
 STAT_NAMES = ("surfaces", "torpedoes", "torpedo_hits", "mines", "triggers", "silences", "sonars",
-              "damage_dealt", "self_damage", "mine_damage_taken", "torpedo_damage_taken", "moves")
+              "damage_dealt", "self_damage", "mine_damage_taken", "torpedo_damage_taken", "moves",
+              "first_damage", "direct_hits", "surfaces_under_fire")
 
 STATE_SIZE = GLOBALS + 2 * PLAYER_STRIDE
 

@@ -133,6 +133,14 @@ def _explode(state, x, y, owner, is_mine):
                 state[base + S.STATS + S.ST_TORPEDO_DAMAGE_TAKEN] += lost
                 if lost > 0:
                     state[owner_stats + S.ST_TORPEDO_HITS] += 1
+                    if damage == 2:
+                        state[owner_stats + S.ST_DIRECT_HITS] += 1
+            if lost > 0:
+                # Only the active player's blasts take lives: the turn is the owner's.
+                state[base + S.STATS + S.ST_HIT_AT] = state[S.TURN]
+                if state[S.player_base(0) + S.STATS + S.ST_FIRST_DAMAGE] == 0 and \
+                        state[S.player_base(1) + S.STATS + S.ST_FIRST_DAMAGE] == 0:
+                    state[owner_stats + S.ST_FIRST_DAMAGE] = 1
 
 
 @inline_kernel
@@ -229,6 +237,10 @@ def _execute(state, board, p, kind, a, b):
         _set_bit(state, base + S.VISITED, cell)
         state[base + S.LIFE] = max(state[base + S.LIFE] - 1, 0)
         state[stats + S.ST_SURFACES] += 1
+        # Under fire: the opponent took a life from us in its last two turns (TURN - 1, TURN - 3).
+        hit_at = state[stats + S.ST_HIT_AT]
+        if hit_at > 0 and state[S.TURN] - hit_at <= 3:
+            state[stats + S.ST_SURFACES_UNDER_FIRE] += 1
         _summarize(state, base, ACT_SURFACE, board[SECTOR + cell], 0)
     elif kind == ACT_TORPEDO:
         state[stats + S.ST_TORPEDOES] += 1

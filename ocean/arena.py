@@ -19,16 +19,19 @@ import numpy as np
 
 from ocean.bots import BotSpec
 from ocean.cpus import AFFINITY, NONE, PIN, hold_cpu
+from ocean.duel import DUEL_NAMES, DuelTally
 from ocean.fingerprint import check_frozen
 from ocean.match import PairResults, play_pairs
 from ocean.stats import elo_estimate, pair_estimate
 from ocean.timecontrol import DEFAULT_TIME, TimeControl
 
-__all__ = ["run_arena", "pair_interval", "BOT_STAT_NAMES", "default_workers"]
+__all__ = ["run_arena", "arena_lines", "pair_interval", "BOT_STAT_NAMES", "default_workers"]
 
 BOT_STAT_NAMES = ("game_turns", "surfaces", "torpedoes", "torpedo_hit_rate", "damage_dealt",
                   "mine_damage_taken", "torpedo_damage_taken", "self_damage", "silences", "mines",
-                  "triggers", "sonars", "disqualified", "first_answer_max_ms", "answer_max_ms", "answer_mean_ms")
+                  "triggers", "sonars", "disqualified", "first_answer_max_ms", "answer_max_ms", "answer_mean_ms",
+                  # the duel (ocean.duel; torpedoes and mine_damage_taken are above)
+                  *(k for k in DUEL_NAMES if k not in ("torpedoes", "mine_damage_taken")))
 _CHUNK = 25  # maps per task between in-process bots: small enough for a smooth progress bar
 _PROGRAM_CHUNK = 1  # maps per task with a program: a game costs seconds, tasks stay short
 
@@ -66,6 +69,7 @@ class _Tally:
     def __init__(self, names: list[str]):
         self.sums = {name: {k: 0.0 for k in ("game_turns", "torpedo_hits", *_SUMMED)} for name in names}
         self.games = {name: 0 for name in names}
+        self.duels = {name: DuelTally() for name in names}
         self.disqualified = {name: 0 for name in names}
         self.first_error = {name: None for name in names}
         # a program's answers: the longest first answer and later answer, their sum and count
@@ -79,6 +83,7 @@ class _Tally:
             t[key] += float(s[key].sum())
         t["torpedo_hits"] += float(s["torpedo_hits"].sum())
         self.games[name] += len(result)
+        self.duels[name].add(result, bot)
         for game in range(len(result)):
             why = result.error(game, bot)
             if why:
@@ -103,6 +108,7 @@ class _Tally:
             row["first_answer_max_ms"] = None if answers is None else round(answers[0], 1)
             row["answer_max_ms"] = None if answers is None or not answers[3] else round(answers[1], 1)
             row["answer_mean_ms"] = None if answers is None or not answers[3] else round(answers[2] / answers[3], 2)
+            row.update(self.duels[name].figures())
             out[name] = {k: row[k] for k in ("games",) + BOT_STAT_NAMES}
             out[name]["first_error"] = self.first_error[name]
         return out
@@ -129,8 +135,9 @@ def run_arena(bots: list[BotSpec], maps: int, *, seed: int = 1, workers: int = 1
     each task holds a CPU but its games run anywhere; ``none``. Every frozen bot is checked first
     (``FingerprintError``, one line). Returns {"bots", "games_per_matchup", "seeds", "time",
     "affinity", "matrix", "statistics"}; matrix[a][b] holds a's wins, draws, losses against b,
-    its score with the 95% interval and the same in Elo; statistics[bot] its per-game figures,
-    disqualifications and, for a program, its answer times in ms."""
+    its score with the 95% interval, the same in Elo and its duel figures against b (``ocean.duel``);
+    statistics[bot] its per-game figures, disqualifications, for a program its answer times in
+    ms, and its duel figures over all its games."""
     from rich.progress import Progress
 
     names = [b.name for b in bots]
@@ -166,14 +173,65 @@ def run_arena(bots: list[BotSpec], maps: int, *, seed: int = 1, workers: int = 1
         tally.add(names[i], result, 0)
         tally.add(names[j], result, 1)
         score = result.score_a()
-        for a, b, s in ((names[i], names[j], score), (names[j], names[i], 1.0 - score)):
+        for a, b, s, bot in ((names[i], names[j], score, 0), (names[j], names[i], 1.0 - score, 1)):
             e = pair_estimate(s)
             rating = elo_estimate(e)
+            duel = DuelTally()
+            duel.add(result, bot)
             matrix[a][b] = {"wins": int((s == 1).sum()), "draws": int((s == 0.5).sum()), "losses": int((s == 0).sum()),
                             "score": round(e.mean, 4), "ci95": [round(e.low, 4), round(e.high, 4)],
-                            "elo": [_rounded(rating.mean), _rounded(rating.low), _rounded(rating.high)]}
+                            "elo": [_rounded(rating.mean), _rounded(rating.low), _rounded(rating.high)],
+                            "duel": duel.figures()}
     return {"bots": names, "games_per_matchup": 2 * maps, "seeds": [int(seed), int(seed + maps - 1)],
             "time": time.as_json(), "affinity": affinity, "matrix": matrix, "statistics": tally.report()}
+
+
+def arena_lines(report: dict) -> list[str]:
+    """``run_arena``'s report as text: the score matrix, Elo, per-bot statistics, and each
+    matchup's duel figures side by side."""
+    import math
+
+    from ocean.stats import format_elo
+
+    names = report["bots"]
+    width = max(len(n) for n in names) + 2
+    lines = [f"score of the row bot against the column bot, {report['games_per_matchup']} games each (95% interval)",
+             " " * width + "".join(f"{n:>22}" for n in names)]
+    for a in names:
+        cells = []
+        for b in names:
+            if a == b:
+                cells.append(f"{'-':>22}")
+            else:
+                m = report["matrix"][a][b]
+                cells.append(f"{m['score']:>8.3f} [{m['ci95'][0]:.2f},{m['ci95'][1]:.2f}] ")
+        lines.append(f"{a:<{width}}" + "".join(cells))
+    lines += ["", "in Elo (row minus column, 95% interval)"]
+    for a in names:
+        for b in names:
+            if a < b:
+                mean, low, high = report["matrix"][a][b]["elo"]  # None: an open end (every pair won or lost)
+                low = -math.inf if low is None else low
+                high = math.inf if high is None else high
+                lines.append(f"  {a} vs {b}: {format_elo(mean, low, high)}")
+    stats = report["statistics"]
+    keys = [k for k in next(iter(stats.values())) if k != "first_error"]
+    label = max(len(k) for k in keys) + 2
+
+    def row(key: str, values) -> str:
+        return f"{key:<{label}}" + "".join(f"{'-' if v is None else v:>{width}}" for v in values)
+
+    lines += ["", f"{'per game':<{label}}" + "".join(f"{n:>{width}}" for n in names)]
+    lines += [row(key, [stats[n][key] for n in names]) for key in keys]
+    for n in names:
+        if stats[n]["disqualified"]:
+            lines.append(f"{n} disqualified in {stats[n]['disqualified']} games; first: {stats[n]['first_error']}")
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            duels = (report["matrix"][a][b]["duel"], report["matrix"][b][a]["duel"])
+            lines += ["", f"{'duel: ' + a + ' vs ' + b:<{label}}{a:>{width}}{b:>{width}}"]
+            lines += [row(key, [d[key] for d in duels]) for key in duels[0]]
+    return lines
 
 
 def default_workers() -> int:

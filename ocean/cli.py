@@ -295,7 +295,9 @@ def arena(
 ) -> None:
     """Round robin of paired games: win/draw/loss matrix with 95% intervals and Elo, and per-bot
     statistics (game length, surfaces, torpedo shots and hit rate, mine damage taken,
-    silences, ..., disqualifications and a program's answer times). Programs (frozen panel
+    silences, ..., disqualifications, a program's answer times, and the duel: first damage,
+    direct hits, damage per shot, mine damage dealt and taken, surfaces under fire), overall and
+    per matchup. Programs (frozen panel
     programs, cmd: bots) are refereed as in studies."""
     from ocean.arena import run_arena
     from ocean.bots import resolve_bot, split_bot_names
@@ -326,47 +328,10 @@ def arena(
     if as_json:
         typer.echo(json.dumps(report))
         return
-    _print_arena(report)
+    from ocean.arena import arena_lines
 
-
-def _print_arena(report: dict) -> None:
-    import math
-
-    from ocean.stats import format_elo
-
-    names = report["bots"]
-    width = max(len(n) for n in names) + 2
-    typer.echo(f"score of the row bot against the column bot, {report['games_per_matchup']} games each (95% interval)")
-    typer.echo(" " * width + "".join(f"{n:>22}" for n in names))
-    for a in names:
-        cells = []
-        for b in names:
-            if a == b:
-                cells.append(f"{'-':>22}")
-            else:
-                m = report["matrix"][a][b]
-                cells.append(f"{m['score']:>8.3f} [{m['ci95'][0]:.2f},{m['ci95'][1]:.2f}] ")
-        typer.echo(f"{a:<{width}}" + "".join(cells))
-    typer.echo("")
-    typer.echo("in Elo (row minus column, 95% interval)")
-    for a in names:
-        for b in names:
-            if a < b:
-                mean, low, high = report["matrix"][a][b]["elo"]  # None: an open end (every pair won or lost)
-                low = -math.inf if low is None else low
-                high = math.inf if high is None else high
-                typer.echo(f"  {a} vs {b}: {format_elo(mean, low, high)}")
-    typer.echo("")
-    stats = report["statistics"]
-    typer.echo(f"{'per game':<22}" + "".join(f"{n:>{width}}" for n in names))
-    for key in next(iter(stats.values())):
-        if key == "first_error":
-            continue
-        values = [stats[n][key] for n in names]
-        typer.echo(f"{key:<22}" + "".join(f"{'-' if v is None else v:>{width}}" for v in values))
-    for n in names:
-        if stats[n]["disqualified"]:
-            typer.echo(f"{n} disqualified in {stats[n]['disqualified']} games; first: {stats[n]['first_error']}")
+    for line in arena_lines(report):
+        typer.echo(line)
 
 
 panel_app = typer.Typer(no_args_is_help=True, help="The frozen opponent bots and panels, and your own.")

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from ocean.arena import pair_interval
+from ocean.duel import DUEL_NAMES
 
 
 def _ocean(*args: str, check: bool = True) -> subprocess.CompletedProcess:
@@ -36,11 +37,27 @@ def test_arena_prints_the_matrix_and_statistics_as_json(tmp_path):
     assert m["tunable"]["mine"]["score"] == 0.5
     stats = report["statistics"]["random"]
     assert stats["games"] == 18 and {"surfaces", "torpedo_hit_rate", "mine_damage_taken", "silences", "game_turns"} <= stats.keys()
+    # The duel, for both sides of every matchup and per bot over all its games.
+    for name, bot in report["statistics"].items():
+        assert set(DUEL_NAMES) <= bot.keys(), name
+        assert bot["damage_dealt"] == pytest.approx(bot["torpedo_damage_dealt"] + bot["mine_damage_dealt"], abs=0.002)
+    for a in report["bots"]:
+        for b in report["bots"]:
+            if a != b:
+                duel, other = m[a][b]["duel"], m[b][a]["duel"]
+                assert list(duel) == list(DUEL_NAMES)
+                assert duel["first_damage"] + other["first_damage"] <= 1.0
+                assert duel["mine_damage_dealt"] == other["mine_damage_taken"]
+    assert m["tunable"]["mine"]["duel"] == m["mine"]["tunable"]["duel"]  # one bot under two names: mirrored pairs
+    assert m["tunable"]["random"]["duel"]["first_damage"] > m["random"]["tunable"]["duel"]["first_damage"]
 
 
 def test_arena_table_for_people():
     out = _ocean("--bots", "chaser,random", "--games", "2").stdout
     assert "chaser" in out and "torpedo_hit_rate" in out
+    duel = out.split("duel: chaser vs random", 1)[1].splitlines()
+    assert duel[0].split() == ["chaser", "random"]
+    assert [line.split()[0] for line in duel[1:]] == list(DUEL_NAMES)
 
 
 @pytest.mark.parametrize("args, words", [

@@ -222,3 +222,57 @@ def test_in_process_bots_start_by_cell_with_the_same_checks():
     game = Game(rows=WALL)
     game.start_cells(7, 0)  # (7, 0) is the wall
     assert game.scores == [-1, 6] and game.disqualified[0] == "Invalid coordinates!"
+
+
+def stats(game, p):
+    """Player p's reported statistics (``ocean._layout.STAT_NAMES``) in ``game``'s state."""
+    from ocean import _state as S
+
+    base = S.player_base(p) + S.STATS
+    return dict(zip(S.STAT_NAMES, (int(v) for v in game.state[base:base + S.STATS_COUNT])))
+
+
+def test_a_direct_hit_deals_the_first_damage_and_a_surface_right_after_it_is_under_fire():
+    # Player 0 charges from (0, 0) to (3, 0) and fires 4 cells east onto player 1's cell (7, 0)
+    # at turn 7; player 1 surfaces at turn 8 (1 turn after the hit: under fire) and at turn 12
+    # (5 turns after: the opponent's last two turns, 9 and 11, took nothing).
+    game = play(OPEN, "0 0", "6 2", ["MOVE E TORPEDO"] * 3 + ["TORPEDO 7 0", "MOVE S", "MOVE S"],
+                ["MOVE N", "MOVE N", "MOVE E", "SURFACE", "MOVE W", "SURFACE"])
+    assert game.lives == [6, 2]
+    shooter, target = stats(game, 0), stats(game, 1)
+    assert (shooter["first_damage"], shooter["torpedoes"], shooter["torpedo_hits"], shooter["direct_hits"]) == (1, 1, 1, 1)
+    assert target["torpedo_damage_taken"] == 2 and target["first_damage"] == 0
+    assert (target["surfaces"], target["surfaces_under_fire"]) == (2, 1)
+    assert shooter["surfaces_under_fire"] == 0
+
+
+def test_a_mine_can_deal_the_first_damage_and_an_answer_on_the_cell_is_a_direct_hit():
+    # Player 0 lays a mine at (2, 0), walks off to (1, 2) and triggers it at turn 13: player 1,
+    # at (3, 0) beside it, loses 1 (the game's first damage, a mine's). Player 1 answers at
+    # turn 14 with a torpedo on (1, 2): 2 lives, a direct hit but not the first damage. Player 0
+    # surfaces at turns 15 and 17 (the opponent's hit 1 and 3 turns before: under fire) and 19
+    # (5 turns after); player 1 at turn 18 (its last loss at turn 13: not under fire).
+    p0 = ["MOVE N MINE", "MOVE N MINE", "MOVE E MINE", "MINE E", "MOVE S", "MOVE S", "TRIGGER 2 0", "SURFACE",
+          "SURFACE", "SURFACE"]
+    p1 = ["MOVE S TORPEDO", "MOVE S TORPEDO", "MOVE W TORPEDO", "MOVE N", "MOVE W", "MOVE N", "TORPEDO 1 2",
+          "MOVE E", "SURFACE"]
+    game = play(OPEN, "0 2", "5 0", p0, p1)
+    assert game.lives == [1, 4]
+    miner, shooter = stats(game, 0), stats(game, 1)
+    assert (miner["first_damage"], miner["damage_dealt"], miner["direct_hits"], miner["self_damage"]) == (1, 1, 0, 0)
+    assert (shooter["first_damage"], shooter["direct_hits"], shooter["mine_damage_taken"]) == (0, 1, 1)
+    assert (miner["surfaces"], miner["surfaces_under_fire"]) == (3, 2)
+    assert (shooter["surfaces"], shooter["surfaces_under_fire"]) == (1, 0)
+
+
+def test_a_near_miss_is_a_hit_but_not_direct_and_own_damage_is_never_the_first():
+    # Player 0's torpedo on (4, 1) touches itself at (3, 0) and player 1 at (5, 0): both lose 1,
+    # the opponent's life makes it the first damage, a hit, not a direct one.
+    game = play(OPEN, "0 0", "6 2", ["MOVE E TORPEDO"] * 3 + ["TORPEDO 4 1"], ["MOVE N", "MOVE W", "MOVE N"])
+    assert game.lives == [5, 5]
+    assert (stats(game, 0)["first_damage"], stats(game, 0)["torpedo_hits"], stats(game, 0)["direct_hits"]) == (1, 1, 0)
+    # Fired at its own cell with the opponent far away: a life lost, no first damage for anyone.
+    game = play(OPEN, "0 0", "14 14", ["MOVE E TORPEDO"] * 3 + ["TORPEDO 3 0", "SURFACE"], ["MOVE W"] * 4)
+    assert game.lives == [3, 6] and stats(game, 0)["self_damage"] == 2
+    assert stats(game, 0)["first_damage"] == stats(game, 1)["first_damage"] == 0
+    assert stats(game, 0)["surfaces_under_fire"] == 0  # its own torpedo is no fire

@@ -53,6 +53,8 @@ def fake_rows(params: Mapping[str, float], opponent: str, seeds, p_win: float) -
                    "b_lives": 0 if winner == "a" else 3, "turns": 100 + seed % 50, "end": "life"}
             row.update({f"a_{s}": 1 for s in STATS})
             row.update({f"b_{s}": 2 for s in STATS})
+            # the winner dealt the first damage (a flag: at most one side has it); in a draw nobody did
+            row.update(a_first_damage=int(winner == "a"), b_first_damage=int(winner == "b"))
             rows.append(row)
     return rows
 

@@ -4,8 +4,10 @@ nothing is recomputed by playing.
 
 The page shows: the optimization history with each trial's 95% interval, the running best and
 the validated scores; parameter importances; slices of the most important coefficients;
-per-opponent scores of the best trials; per-game statistics of the study's bot over the trials;
-games saved by pruning; games per second over time.
+per-opponent scores of the best trials; the duel of the best and of the defaults with each
+opponent, both sides (first damage, direct hits, damage per shot, mines, surfaces under fire);
+per-game statistics of the study's bot over the trials; games saved by pruning; games per second
+over time.
 """
 from __future__ import annotations
 
@@ -23,9 +25,9 @@ from optuna.trial import TrialState
 
 from ocean.timecontrol import TimeControl
 from tuning.errors import TuningError
-from tuning.results.page import figure_path
+from tuning.results.page import DUEL_NOTE, duel_table, figure_path
 from tuning.results.status import study_status
-from tuning.results.verdict import best_verdict_text, point_name
+from tuning.results.verdict import HEAD_TO_HEAD, best_verdict_text, point_name
 from tuning.storage.handle import StudyHandle
 from tuning.study.space import REFERENCE_TRIAL
 
@@ -35,8 +37,8 @@ _TOP = 5  # best trials shown per opponent
 _SLICES = 3  # most important coefficients drawn as slices
 _IDLE = 120.0  # seconds without a stored batch that split games/s into separate runs (a pause, a resume)
 # The page is tuning/data/report_template.html with these filled in.
-_PLACEHOLDER = re.compile(r"__(STUDY|SUMMARY|HISTORY|IMPORTANCE|OPPONENTS_TABLE|OPPONENTS|DISQUALIFICATIONS|GAMES|"
-                          r"THROUGHPUT)__")
+_PLACEHOLDER = re.compile(r"__(STUDY|SUMMARY|HISTORY|IMPORTANCE|OPPONENTS_TABLE|OPPONENTS|DUEL|DISQUALIFICATIONS|"
+                          r"GAMES|THROUGHPUT)__")
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,10 @@ class ReportData:
     game_stats: dict[int, dict[str, float]]  # trial -> per-game means of the study's bot
     throughput: list[tuple[float, float]]  # (minutes since the first batch, games/s)
     tuned: list[str] = field(default_factory=list)  # coefficients in the search space
+    # (trial, opponent) -> {"games", "a": the study bot's duel figures, "b": the opponent's}
+    # (ocean.duel), for the best point and the defaults, in ``duel_phase``'s games
+    duels: dict = field(default_factory=dict)
+    duel_phase: str = "train"
 
 
 def _finite(x) -> float:
@@ -168,8 +174,26 @@ def collect(handle: StudyHandle) -> ReportData:
                     "diff_high": v.diff_high, "seeds": v.seeds} for v in handle.games.validations()]
     importances, note = _importances(handle)
     stats, throughput = _game_stats(handle)
+    duels, phase = _duels(handle, status)
     return ReportData(status, _trial_points(handle), validations, importances, note, stats,
-                      throughput, tuned=sorted(handle.space.distributions))
+                      throughput, tuned=sorted(handle.space.distributions), duels=duels, duel_phase=phase)
+
+
+def _duels(handle: StudyHandle, status: dict) -> tuple[dict, str]:
+    """Both sides' duel figures, opponent by opponent, for the best point and the defaults: in
+    the held-out games when the best is validated, else in the training games."""
+    from ocean.duel import duel_figures
+
+    from tuning.results.verdict import validation_phase
+
+    best = status["best"]
+    phase = "train"
+    if best is not None and best["validated"]:  # at the time control it was validated at
+        phase = validation_phase(TimeControl.from_json(best["time_control"]), handle.spec.time_control)
+    points = [REFERENCE_TRIAL] if best is None else list(dict.fromkeys([best["trial"], REFERENCE_TRIAL]))
+    sums = handle.games.duel_sums(points, phase)
+    return {key: {"games": sides["a"]["games"], **{side: duel_figures(s) for side, s in sides.items()}}
+            for key, sides in sums.items()}, phase
 
 
 # --- figures ---------------------------------------------------------------------------------
@@ -431,6 +455,7 @@ def _page(data: ReportData, images: dict[str, str]) -> str:
     for r in rows:
         cells = "".join(f"<td>{_fmt((r['per_opponent'].get(o) or {}).get('mean'))}</td>" for o in opponents)
         table += f"<tr><td>{esc(point_name(r['trial']))} ({esc(r['label'])})</td><td>{_fmt(r['score'])}</td>{cells}</tr>"
+    duel = _duel_table(data, opponents, held)
     dq = {o: d for o, d in (s.get("disqualifications") or {}).items()
           if d["bot"] or d["opponent"] or d.get("replayed")}
     disqualified = ""
@@ -452,12 +477,32 @@ def _page(data: ReportData, images: dict[str, str]) -> str:
         if data.importances else f"<p class=note>{esc(data.importance_note)}</p>"
     fills = {"STUDY": esc(s["study"]), "SUMMARY": summary, "HISTORY": img("history", "optimization history"),
              "IMPORTANCE": importance, "OPPONENTS_TABLE": table, "OPPONENTS": img("opponents", "per-opponent scores"),
+             "DUEL": duel,
              "DISQUALIFICATIONS": disqualified, "GAMES": img("games", "per-game statistics"),
              "THROUGHPUT": img("throughput", "games per second and games saved")}
     template = resources.files("tuning").joinpath("data/report_template.html").read_text(encoding="utf-8")
     # One pass over the template only: text from the study (a coefficient or an opponent named
     # "__SUMMARY__") is never scanned for placeholders.
     return _PLACEHOLDER.sub(lambda m: fills[m.group(1)], template)
+
+
+def _duel_table(data: ReportData, opponents: list[str], held: set[str]) -> str:
+    """The duel section: a row per point (the best first) and opponent, each figure "study bot / opponent"."""
+    games = "training" if data.duel_phase == "train" else "held-out"
+    note = DUEL_NOTE.format(a="the study's bot", b="the opponent")
+    head = f"<h2>The duel, opponent by opponent</h2><p class=note>In the {games} games, {note}</p>"
+    if not data.duels:
+        return head + "<p class=note>No games with the duel statistics stored yet for these points.</p>"
+    ordered = {}
+    for trial in sorted({t for t, _ in data.duels}, key=lambda t: (t == REFERENCE_TRIAL, t)):  # the defaults last
+        played = [o for t, o in data.duels if t == trial]
+        for o in [o for o in opponents if o in played] + sorted(o for o in played if o not in opponents):
+            ordered[(trial, o)] = data.duels[(trial, o)]
+
+    def opponent(name: str) -> str:
+        return name + (" (held out)" if name in held else " (the defaults)" if name == HEAD_TO_HEAD else "")
+
+    return head + duel_table(ordered, point_name, opponent)
 
 
 def write_report(handle: StudyHandle, out: Path, log: Callable[[str], None] = lambda line: None) -> dict:

@@ -1,5 +1,6 @@
 """Where a ``tune test`` stands, as one JSON-able dict, and its report: an HTML page with the ratio
-over games, the Elo estimate over games, the pentanomial table and, for a gauntlet, each opponent.
+over games, the Elo estimate over games, the pentanomial table, for a gauntlet each opponent, and
+the duel of each bot with each opponent (first damage, direct hits, ...: ``ocean.duel``).
 Everything is read from the database; the verdict is recomputed from the games (``judge``).
 """
 from __future__ import annotations
@@ -14,7 +15,7 @@ import numpy as np
 
 from tuning.driver.bottest import ROLES, MatchTally, Tally, Verdict, bot_failures, failures_seen, judge, read_prefix
 from tuning.driver.faults import FAULT_SHARE
-from tuning.results.page import figure_path, html_page
+from tuning.results.page import DUEL_NOTE, duel_table, figure_path, html_page
 from tuning.stats.sprt import GAUNTLET, PENTANOMIAL_NAMES, estimate
 from tuning.storage.provenance import describe_code
 from tuning.storage.teststore import TestHandle
@@ -153,10 +154,22 @@ def test_status(handle: TestHandle) -> dict:
         # each bot's failures, counted by one rule (a loss for the one that failed): docs/testing.md
         "failures": _failures(handle, used, verdict.batches),
     }
+    # each bot's duel with each opponent, both sides, over every game stored: {role: {opponent: ...}}
+    out["duel"] = _duel(handle)
     if spec.gauntlet:
         base = [m for (trial, _), m in matches.items() if trial == BASE]
         out["wdl_base"] = [sum(m.wins for m in base), sum(m.draws for m in base), sum(m.losses for m in base)]
         out["per_opponent"] = _opponent_rows(spec, used)
+    return out
+
+
+def _duel(handle: TestHandle) -> dict:
+    from ocean.duel import duel_figures
+
+    out: dict = {}
+    for (role, opponent), sides in handle.store.games.duel_sums([NEW, BASE], TEST_PHASE).items():
+        out.setdefault(str(role), {})[opponent] = {"games": sides["a"]["games"], "a": duel_figures(sides["a"]),
+                                                   "b": duel_figures(sides["b"])}
     return out
 
 
@@ -320,6 +333,11 @@ def _page(spec: TestSpec, s: dict, images: dict[str, str]) -> str:
                           f"<td>{b['score'] if b['score'] is not None else '-'}</td>"
                           f"<td>{esc(_elo_text(r['elo'], r['elo_ci']))}</td></tr>")
         opponents += "</table>" + _img(images, "opponents")
+    if s.get("duel"):
+        names = {NEW: f"new: {s['new']}", BASE: f"base: {s['base']}"}
+        duels = {(role, o): d for role in (NEW, BASE) for o, d in s["duel"].get(str(role), {}).items()}
+        note = DUEL_NOTE.format(a="the bot", b="its opponent")
+        opponents += f"<h2>The duel</h2><p class=note>Over every game stored, {note}</p>" + duel_table(duels, names.get, str)
     return html_page(f"Test {s['test']}", f"""<h1>Test <code>{esc(s['test'])}</code></h1>
 <p class=note>Written by <code>tune report</code> from the study database: a sequential test (pentanomial
 GSPRT) of the new bot against the base bot on pairs of games (each map played twice, sides swapped).</p>

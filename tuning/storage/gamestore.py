@@ -277,6 +277,44 @@ class GameStore:
             return {int(row[0]): {"games": int(row[1]), **{c: float(v or 0) for c, v in zip(SUMMED_STATS, row[2:])}}
                     for row in session.execute(stmt)}
 
+    def duel_sums(self, trials: Sequence[int], phase: str) -> dict[tuple[int, str], dict[str, dict[str, int]]]:
+        """(trial, opponent) -> {"a": sums, "b": sums}: each side's duel sums (``ocean.duel.DUEL_SUMS``)
+        over the games of ``trials`` in ``phase`` that count (none set aside) and carry the duel
+        statistics (rows stored before them hold NULL). Summed in the database, over the few
+        trials asked for (the game key's index)."""
+        g = GameRecord
+        won, lost = g.score == 1.0, g.score == 0.0
+
+        def count(*conditions):
+            return sa.func.sum(sa.case((sa.and_(*conditions), 1), else_=0))
+
+        sides = {"a": (g.a_first_damage, g.b_first_damage, won, lost, "a", "b"),
+                 "b": (g.b_first_damage, g.a_first_damage, lost, won, "b", "a")}
+        columns, names = [], []
+        for side, (mine, theirs, i_won, i_lost, me, them) in sides.items():
+            parts = {"first": sa.func.sum(mine), "first_won": count(mine == 1, i_won),
+                     "first_taken": sa.func.sum(theirs), "first_taken_lost": count(theirs == 1, i_lost),
+                     "torpedoes": sa.func.sum(getattr(g, f"{me}_torpedoes")),
+                     "direct_hits": sa.func.sum(getattr(g, f"{me}_direct_hits")),
+                     "torpedo_damage_dealt": sa.func.sum(getattr(g, f"{them}_torpedo_damage_taken")),
+                     "mine_damage_dealt": sa.func.sum(getattr(g, f"{them}_mine_damage_taken")),
+                     "mine_damage_taken": sa.func.sum(getattr(g, f"{me}_mine_damage_taken")),
+                     "surfaces_under_fire": sa.func.sum(getattr(g, f"{me}_surfaces_under_fire"))}
+            columns += parts.values()
+            names += [(side, k) for k in parts]
+        stmt = (sa.select(g.trial, g.opponent, sa.func.count(), *columns)
+                .where(g.study == self.study, g.trial.in_(list(trials)), g.phase == phase,
+                       g.a_first_damage.is_not(None), sa.func.coalesce(g.set_aside, 0) == 0)
+                .group_by(g.trial, g.opponent))
+        out: dict[tuple[int, str], dict[str, dict[str, int]]] = {}
+        with self._session() as session:
+            for trial, opponent, games, *values in session.execute(stmt):
+                sides_sums = {"a": {"games": int(games)}, "b": {"games": int(games)}}
+                for (side, key), value in zip(names, values):
+                    sides_sums[side][key] = int(value or 0)
+                out[(int(trial), opponent)] = sides_sums
+        return out
+
     def recent_seconds_per_pair(self, phase: str, games: int = 1000) -> float | None:
         """Compute seconds per map (two games) over the last ``games`` games stored in ``phase``
         (their batches' time per game); None before the first."""

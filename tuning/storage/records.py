@@ -30,8 +30,11 @@ __all__ = ["Base", "GameRecord", "GameSums", "StoredRound", "TrialLease", "Study
            "BotTestRecord", "STATS", "PHASES", "SUMMED_STATS", "create_tables"]
 
 # Per-player statistics of a game, as ``ocean.match.PairResults.rows`` names them.
+# The duel statistics (first_damage, direct_hits, surfaces_under_fire) came later: a table from
+# before gets them as nullable columns (``create_tables``), NULL in the rows it already held.
 STATS = ("surfaces", "torpedoes", "torpedo_hits", "mines", "triggers", "silences", "sonars",
-         "damage_dealt", "self_damage", "mine_damage_taken", "torpedo_damage_taken", "moves")
+         "damage_dealt", "self_damage", "mine_damage_taken", "torpedo_damage_taken", "moves",
+         "first_damage", "direct_hits", "surfaces_under_fire")
 PHASES = ("train", "validate", "test")  # a trial's evaluation, held-out seeds, a ``tune test``
 
 # SQLite only auto-increments an INTEGER PRIMARY KEY; PostgreSQL gets a 64-bit key.

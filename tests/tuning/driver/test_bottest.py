@@ -235,6 +235,16 @@ def test_a_gauntlet_plays_both_bots_against_each_opponent_on_the_same_maps(ray_c
     assert [p.relative_to(tmp_path).as_posix() for p in written["pngs"]] == \
         ["g_figures/llr.png", "g_figures/elo.png", "g_figures/opponents.png"]
     assert 'id="opponents"' in (tmp_path / "g.html").read_text()
+    # each bot's duel with each opponent, both sides, over every game stored (the counted ones at least)
+    duel = status["duel"]
+    assert set(duel) == {"0", "1"} and all(set(d) == {"random", "chaser"} for d in duel.values())
+    for role, key in (("0", "new"), ("1", "base")):
+        for opponent, d in duel[role].items():
+            assert d["games"] >= rows[opponent][key]["games"]
+            assert d["a"]["first_damage"] + d["b"]["first_damage"] <= 1.0
+    assert duel["0"]["random"]["a"]["first_damage"] > duel["0"]["random"]["b"]["first_damage"]  # chaser hunts
+    page = (tmp_path / "g.html").read_text()
+    assert page.count("<td>new: chaser</td>") == page.count("<td>base: random</td>") == 2
 
 
 def test_a_finished_test_plays_nothing_more(ray_cluster, sqlite_url):

@@ -232,3 +232,53 @@ def test_the_page_states_the_verdict_and_the_defaults_as_validated(tmp_path, p_w
     rows = dict(re.findall(r"<tr><th>([^<]*)</th><td>([^<]*)</td>", (tmp_path / "r.html").read_text()))
     assert rows["verdict"].startswith(line) and "at 50 ms a turn" in rows["verdict"]
     assert rows["defaults (trial 0)"].endswith("(validated)")
+
+
+def test_the_page_shows_the_duel_of_the_best_and_the_defaults_for_both_sides(tmp_path):
+    # Synthetic games (tests.tuning.fakes): the study's bot fires 1 torpedo a game, 1 direct hit,
+    # the opponent 2 and 2; each side takes 1 and 2 of each kind of damage; the winner dealt
+    # the first damage. So every figure is known but the shares of first damage, read from the rows.
+    import sqlalchemy as sa
+
+    from tests.tuning.fakes import FakePool, tiny_spec_dict
+    from tuning.driver.runner import StudyRunner
+    from tuning.results.report import collect, write_report
+    from tuning.results.validation import validate_study
+    from tuning.storage.handle import create_study
+    from tuning.storage.records import GameRecord
+    from tuning.study.spec import parse_spec
+
+    handle = create_study(parse_spec(tiny_spec_dict(n_trials=3, pruning={"enabled": False},
+                                                    validation={"seeds": {"start": 5000, "count": 40},
+                                                                "games": 20, "top_k": 1})),
+                          f"sqlite:///{tmp_path}/s.db")
+    try:
+        StudyRunner(handle, pool=FakePool(p_win=_defaults_lose)).run()
+        validate_study(handle, pool=FakePool(p_win=_defaults_lose))
+        data = collect(handle)
+        write_report(handle, tmp_path / "r.html")
+        with handle.storage.engine.connect() as conn:
+            g = GameRecord
+            rows = conn.execute(sa.select(g.trial, g.opponent, g.winner).where(g.phase == "validate")).all()
+    finally:
+        handle.close()
+    best = data.status["best"]["trial"]
+    assert data.duel_phase == "validate" and {t for t, _ in data.duels} == {best, 0}
+    for (trial, opponent), sides in data.duels.items():
+        winners = [w for t, o, w in rows if (t, o) == (trial, opponent)]
+        assert sides["games"] == len(winners) > 0
+        a, b = sides["a"], sides["b"]
+        assert a["first_damage"] == round(winners.count("a") / len(winners), 3)
+        assert b["first_damage"] == round(winners.count("b") / len(winners), 3)
+        assert (a["torpedoes"], a["direct_hit_rate"], a["damage_per_shot"], a["mine_damage_dealt"]) == (1.0, 1.0, 2.0, 2.0)
+        assert (b["torpedoes"], b["direct_hit_rate"], b["damage_per_shot"], b["mine_damage_dealt"]) == (2.0, 1.0, 0.5, 1.0)
+        assert a["surfaces_under_fire"] == 1.0 and b["surfaces_under_fire"] == 2.0
+    page = (tmp_path / "r.html").read_text()
+    table = page.split('<table id="duel">', 1)[1].split("</table>", 1)[0]
+    assert "<th>first damage</th>" in table and "<th>surfaces under fire</th>" in table
+    assert table.count("<tr>") == 1 + len(data.duels)
+    assert table.index(f"<td>trial {best}</td>") < table.index("<td>trial 0</td>")  # the best first
+    first = data.duels[(best, "random")]
+    assert (f"<td>{first['a']['first_damage']:.3f} / {first['b']['first_damage']:.3f}</td>"
+            "<td>") in table and "<td>2.000 / 0.500</td>" in table
+

@@ -280,3 +280,56 @@ def test_validation_history_keeps_every_run_while_the_table_ranks_the_latest(any
         assert games.validation_runs() == []
     finally:
         storage.close()
+
+
+def _duel_rows() -> list[dict]:
+    """Two games against hunter by hand: A hits first and wins; B hits first, a draw."""
+    rows = fake_rows({"x": 1.0}, "hunter", [7], 0.5)
+    for row in rows:
+        row.update({f"{p}_{s}": 0 for p in "ab" for s in STATS})
+    rows[0].update(winner="a", a_first_damage=1, a_torpedoes=4, a_direct_hits=2, b_torpedo_damage_taken=5,
+                   b_mine_damage_taken=1, b_torpedoes=2, b_surfaces_under_fire=1)
+    rows[1].update(winner="draw", b_first_damage=1, a_torpedoes=2, a_direct_hits=1, b_torpedoes=3, b_direct_hits=1,
+                   a_torpedo_damage_taken=4, a_mine_damage_taken=2, a_surfaces_under_fire=1)
+    return rows
+
+
+def test_duel_sums_of_both_sides_are_summed_by_the_database(store):
+    store.add_games(trial=4, phase="validate", opponent="hunter", rows=_duel_rows(), seconds=0.1)
+    store.add_games(trial=5, phase="validate", opponent="hunter", rows=_duel_rows(), seconds=0.1)  # not asked for
+    sums = store.duel_sums([4, 0], "validate")
+    assert list(sums) == [(4, "hunter")]
+    assert sums[(4, "hunter")] == {
+        "a": {"games": 2, "first": 1, "first_won": 1, "first_taken": 1, "first_taken_lost": 0, "torpedoes": 6,
+              "direct_hits": 3, "torpedo_damage_dealt": 5, "mine_damage_dealt": 1, "mine_damage_taken": 2,
+              "surfaces_under_fire": 1},
+        "b": {"games": 2, "first": 1, "first_won": 0, "first_taken": 1, "first_taken_lost": 1, "torpedoes": 5,
+              "direct_hits": 1, "torpedo_damage_dealt": 4, "mine_damage_dealt": 2, "mine_damage_taken": 1,
+              "surfaces_under_fire": 1}}
+    assert store.duel_sums([4], "train") == {}
+
+
+def test_games_stored_before_the_duel_statistics_get_the_columns_and_count_for_nothing_in_them(any_url):
+    engine = sa.create_engine(any_url)
+    old = sa.MetaData()
+    duel = {f"{p}_{s}" for p in "ab" for s in ("first_damage", "direct_hits", "surfaces_under_fire")}
+    columns = [sa.Column(c.name, c.type, primary_key=c.primary_key, nullable=c.nullable)
+               for c in GameRecord.__table__.columns if c.name not in duel]
+    sa.Table(GameRecord.__tablename__, old, *columns,
+             sa.UniqueConstraint("study", "trial", "phase", "opponent", "seed", "side")).create(engine)
+    engine.dispose()
+    storage = open_storage(any_url)
+    try:
+        games = GameStore(storage.engine, "s")
+        before = [{k: v for k, v in row.items() if k not in duel} for row in fake_rows({"x": 1.0}, "hunter", [3], 0.5)]
+        with storage.engine.begin() as conn:  # a row as an older version stored it, without the new columns
+            conn.execute(sa.insert(GameRecord.__table__), [
+                {**{k: v for k, v in before[0].items() if k not in ("a_side", "end")}, "study": "s", "trial": 4,
+                 "phase": "train", "opponent": "hunter", "side": 0, "score": 0.5, "end_reason": "life",
+                 "duration_ms": 1.0, "created_at": 1.0, "winner": "draw"}])
+        games.add_games(trial=4, phase="train", opponent="hunter", rows=_duel_rows(), seconds=0.1)
+        stored = sorted(games.games(trial=4), key=lambda g: g.seed)
+        assert [(g.seed, g.a_first_damage, g.b_direct_hits) for g in stored] == [(3, None, None), (7, 1, 0), (7, 0, 1)]
+        assert games.duel_sums([4], "train")[(4, "hunter")]["a"]["games"] == 2  # the old row is left out
+    finally:
+        storage.close()

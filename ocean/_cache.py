@@ -10,12 +10,15 @@ and two versions in use side by side (two checkouts) keep theirs.
 import hashlib
 import os
 import re
-import shutil
 import time
+from functools import lru_cache
 from pathlib import Path
 
 
+@lru_cache(maxsize=None)
 def _source_digest() -> str:
+    # Once a process, the folder of the source it started with: a start of ``ocean bot`` asks
+    # for its folder three times, and each reading and hashing of the source is 5 ms.
     digest = hashlib.sha256()
     root = Path(__file__).parent
     for path in sorted(root.rglob("*.py")):
@@ -72,6 +75,8 @@ def remove_stale(*, days: float = STALE_DAYS, now: float | None = None) -> list[
         except OSError:
             continue
         if used < cutoff:
+            import shutil  # here: ``ocean bot`` imports this module, and never removes a folder
+
             shutil.rmtree(folder, ignore_errors=True)
             removed.append(folder.name)
     return removed

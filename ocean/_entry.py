@@ -9,6 +9,11 @@ policy without one loads its kernels through Numba, still without the command li
 in the cache. ``--turn-ms`` is the time per answer a clocked search (``tunable-v4``) stops on;
 its kernels are in its policy's module too. Anything else (``--help``, a mistake, kernels to compile first, an external
 program) goes to ``ocean.cli`` as before, which says what is wrong in one line.
+
+On this path NumPy is most of a start's CPU (issue 49: 168 ms a start, 80 ms wanted, so that a
+busy machine's first answer stays inside 1000 ms): what it imports besides is what a policy by
+name needs (``ocean.bots`` loads the panels' file, external programs, TOML and "did you mean"
+only for a name or a file that needs them; ``ocean._cache`` hashes the source once).
 """
 from __future__ import annotations
 

@@ -266,13 +266,13 @@ def bot(
     spec = _bot_spec(params, name)
     if spec.is_program:
         _fail(f"{spec.name} is an external program ({spec.program.command}); run it directly")
+    if turn_ms is not None and turn_ms <= 0:  # before the notice below: a mistake is one line
+        _fail(f"--turn-ms must be positive, got {turn_ms}")
     if not program_is_compiled(spec.kind):
         typer.echo("ocean bot: compiling the bot first (about a minute, once per installed version); "
                    f"run `{_warmup_command(spec.kind)}` after installing so the first answer is inside 1000 ms",
                    err=True)
     try:
-        if turn_ms is not None and turn_ms <= 0:
-            _fail(f"--turn-ms must be positive, got {turn_ms}")
         run_program(spec, seed, aot=False if no_aot else None, turn_ms=turn_ms)
     except (ValueError, IndexError) as exc:
         _fail(f"unexpected input from the referee: {exc}")

@@ -12,17 +12,31 @@ A frozen in-process panel bot carries what it was frozen with (``Frozen``), whic
 """
 from __future__ import annotations
 
-import difflib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ocean.bots import coefficients
 from ocean.bots.registry import POLICIES
-from ocean.bots.external import RESERVED, ProgramSpec
-from ocean.bots.panel import latest_version, panel_bots, panel_members
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ocean.bots.external import ProgramSpec
+
+# ``ocean bot`` resolves its bot before its first answer (1000 ms, on a busy machine too), and
+# a policy by name needs neither the external programs' module (subprocesses, time controls)
+# nor the panels' file: they load when a name needs them (``ProgramSpec`` on first access).
+_LAZY = {"ProgramSpec": "ocean.bots.external"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        from importlib import import_module
+
+        return getattr(import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'ocean.bots' has no attribute {name!r}")
 
 __all__ = ["BotSpec", "ProgramSpec", "Frozen", "PROGRAM", "CMD", "POLICIES", "BASELINE_BOTS", "bot_kind",
            "resolve_bot", "panel", "known_bot_names", "coefficients", "split_bot_names"]
@@ -83,6 +97,8 @@ class BotSpec:
 
 def known_bot_names() -> list[str]:
     """Every name ``resolve_bot`` takes, but ``params:FILE`` and ``cmd:COMMAND``."""
+    from ocean.bots.panel import panel_bots
+
     return list(POLICIES) + list(panel_bots())
 
 
@@ -109,6 +125,8 @@ def split_bot_names(text: str) -> list[str]:
 def _command_bot(command: str, cwd: str | None) -> BotSpec:
     """A bot given by its command line (``cmd:`` taken off): a program with no parameters,
     started in ``cwd`` (default: the current folder)."""
+    from ocean.bots.external import RESERVED, ProgramSpec
+
     command = command.strip()
     if len(command) >= 2 and command[0] == command[-1] == '"':
         command = command[1:-1]
@@ -136,9 +154,13 @@ def resolve_bot(name: str, *, cwd: str | None = None) -> BotSpec:
     if name in POLICIES:
         return BotSpec(name, name, coefficients.defaults(name) if name in coefficients.TUNABLE_BOTS else
                        coefficients.defaults())
+    from ocean.bots.panel import latest_version, panel_bots
+
     bots = panel_bots()
     full = name if name in bots else latest_version(name)
     if full is None:
+        import difflib
+
         families = [n.rpartition("-v")[0] if n.rpartition("-v")[2].isdigit() else n for n in known_bot_names()]
         close = difflib.get_close_matches(name, list(dict.fromkeys(families + known_bot_names())), n=1, cutoff=0.6)
         raise ValueError(f"unknown bot {name!r}; " + (f"did you mean {close[0]!r}? " if close else "")
@@ -154,6 +176,8 @@ def resolve_bot(name: str, *, cwd: str | None = None) -> BotSpec:
 
 def panel(name: str = "default") -> list[BotSpec]:
     """The bots of a named panel (ocean/data/panels.toml)."""
+    from ocean.bots.panel import panel_members
+
     return [resolve_bot(member) for member in panel_members(name)]
 
 

@@ -14,7 +14,6 @@ a file that does not say is a v1 file.
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Mapping
@@ -266,6 +265,8 @@ def read_params_file(path: str | Path) -> tuple[str, dict[str, float]]:
     ``bot = "..."`` (none: the v1 bot, ``tunable``) and a ``[coefficients]`` table with every
     coefficient of that bot (other tables, such as ``[provenance]``, are kept for people and
     ignored here)."""
+    import tomllib  # here: ``ocean bot`` with a policy's defaults reads no file before its first answer
+
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text())

@@ -55,8 +55,7 @@ _INPUT_GUARD_S = 5.0
 
 
 class BotTimeout(Exception):
-    """The bot did not print a complete line within the deadline; ``waited_ms``: how long it had,
-    counted from where its clock started (the pipe took its whole input), as the deadline is."""
+    """No complete line within the deadline; ``waited_ms``: counted as the deadline is."""
 
     def __init__(self, message: str, waited_ms: float | None = None):
         super().__init__(message)
@@ -344,8 +343,7 @@ class BotProcess:
                 self._timed_out(timeout_ms, start)
 
     def _timed_out(self, timeout_ms: int, start: float) -> None:
-        """Raise BotTimeout, or BotClosed if the program has already exited (its exit not yet
-        seen by the poll): a crash is reported as one, with its exit code and stderr."""
+        """BotTimeout, or BotClosed if the program has exited (not yet seen by the poll): a crash is one."""
         if self._exited or self.returncode is not None:
             raise BotClosed(self._closed_message("exited"))
         raise BotTimeout(f"no complete line within {timeout_ms} ms", (time.monotonic() - start) * 1000.0)

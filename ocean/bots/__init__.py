@@ -19,6 +19,9 @@ from typing import TYPE_CHECKING
 
 from ocean.bots import coefficients
 from ocean.bots.registry import POLICIES
+# Imported here, before ``panel`` (the function) below: importing the submodule later, anywhere,
+# would set this package's ``panel`` to the module (ocean.bots.panel), shadowing the function.
+from ocean.bots import panel as _panel_module  # noqa: F401  (light: TOML is read on first use)
 
 if TYPE_CHECKING:
     import numpy as np

@@ -15,15 +15,15 @@ import contextlib
 import fcntl
 import os
 import re
-import tomllib
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from ocean.bots import coefficients
 from ocean.bots.registry import POLICIES, TUNABLE_POLICIES
-from ocean.bots.external import ProgramSpec
-from ocean.timecontrol import TimeControl
+
+if TYPE_CHECKING:
+    from ocean.bots.external import ProgramSpec
 
 __all__ = ["PanelBot", "BUILTIN", "PROGRAM", "panel_file_text", "user_panel_path", "panel_bots", "panel_names",
            "panel_members", "latest_version", "reload_panels", "check_new_name", "write_user_bot", "program_entry",
@@ -106,6 +106,10 @@ def _read_program(name: str, entry: dict, where: str, source: str) -> PanelBot:
         raise ValueError(f"{where}: [bots.{name}] is not deterministic and needs files = [...] (its fingerprint)")
     try:
         # An entry written before time controls were stored plays at the game's (time = None).
+        # here, not at the top: `ocean bot` imports this module before its first answer
+        from ocean.bots.external import ProgramSpec
+        from ocean.timecontrol import TimeControl
+
         time = TimeControl.from_json(entry["time"], where="time") if "time" in entry else None
         program = ProgramSpec(entry["command"], cwd=cwd, fingerprint=entry["fingerprint"], time=time,
                               deterministic=deterministic, files=tuple(files))
@@ -117,6 +121,8 @@ def _read_program(name: str, entry: dict, where: str, source: str) -> PanelBot:
 
 @lru_cache(maxsize=1)
 def _load() -> tuple[dict, dict]:
+    import tomllib
+
     data = tomllib.loads(panel_file_text())
     bots = _read_bots(data, "panels.toml", BUILTIN)
     panels = dict(data["panels"])
@@ -229,6 +235,8 @@ def write_user_bot(name: str, entry: list[str], panel: str | None) -> Path:
     the bot to the user panel ``panel`` (created if new). Under the file's lock the file is read
     afresh, so a bot another ``ocean panel add`` wrote meanwhile stays, and a name taken
     meanwhile is refused; the new file replaces the old one at once. Returns the file."""
+    import tomllib
+
     path = user_panel_path()
     with _locked(path):
         text = path.read_text() if path.is_file() else (

@@ -8,7 +8,7 @@ import hashlib
 
 import numpy as np
 
-from ocean import _match
+from ocean import _layout, _match
 from ocean import _rules
 from ocean.board import build_board
 from ocean.bots import BotSpec, coefficients as C, resolve_bot
@@ -31,6 +31,16 @@ def _shifted():
                                       "counter_value": 0.6})
 
 
+def _without_later_statistics(state: np.ndarray) -> np.ndarray:
+    """The final state as the recording saw it: the duel statistics (issue 48) fill fields that
+    were spare (0) when the digest was recorded; they count what happened, they change no move."""
+    out = state.copy()
+    for player in (0, 1):
+        stats = _layout.GLOBALS + player * _layout.PLAYER_STRIDE + _layout.STATS
+        out[stats + _layout.ST_FIRST_DAMAGE:stats + _layout.ST_HIT_AT + 1] = 0
+    return out
+
+
 def _digest():
     h = hashlib.sha256()
     opponent = resolve_bot("balanced-v2")
@@ -48,7 +58,7 @@ def _digest():
                 h.update(log[:turns].tobytes())
                 h.update(counts[:turns].tobytes())
                 h.update(counts[MAX_PLAYER_TURNS:].tobytes())
-                h.update(state.tobytes())
+                h.update(_without_later_statistics(state).tobytes())
     return h.hexdigest()
 
 
